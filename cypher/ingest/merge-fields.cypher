@@ -1,0 +1,18 @@
+// Purpose: create or update Field nodes and their (:Dataset)-[:HAS_FIELD]->(:Field) edge. Type and
+//   description come from the latest schema facet that listed the field (facetsAt); fields known
+//   only from column lineage have facetsAt null and no type. The dataset node must exist.
+// Parameters: $rows: list of {id, datasetId, name, type, description, firstSeen, lastSeen, facetsAt},
+//   one per id
+// Columns: none
+UNWIND $rows AS x
+MATCH (d:Dataset {id: x.datasetId})
+MERGE (f:Field {id: x.id})
+  ON CREATE SET f.name = x.name, f.datasetId = x.datasetId
+MERGE (d)-[:HAS_FIELD]->(f)
+SET f.firstSeen = CASE WHEN f.firstSeen IS NULL OR x.firstSeen < f.firstSeen THEN x.firstSeen ELSE f.firstSeen END,
+    f.lastSeen = CASE WHEN f.lastSeen IS NULL OR x.lastSeen > f.lastSeen THEN x.lastSeen ELSE f.lastSeen END
+WITH f, x, coalesce(x.type, '') + '|' + coalesce(x.description, '') AS xText,
+     coalesce(f.type, '') + '|' + coalesce(f.description, '') AS fText
+WHERE x.facetsAt IS NOT NULL
+  AND (f.facetsAt IS NULL OR x.facetsAt > f.facetsAt OR (x.facetsAt = f.facetsAt AND xText > fText))
+SET f.type = x.type, f.description = x.description, f.facetsAt = x.facetsAt

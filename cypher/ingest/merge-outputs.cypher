@@ -1,0 +1,22 @@
+// Purpose: record that runs (and their jobs) wrote datasets, in data-flow direction:
+//   (:Run)-[:OUTPUT_TO]->(:Dataset) for RunEvents and (:Job)-[:PRODUCES]->(:Dataset) for every
+//   event. Same edge properties as merge-inputs.cypher. Job, run and dataset nodes must exist.
+// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, firstSeen, lastSeen}
+// Columns: none
+UNWIND $rows AS x
+MATCH (d:Dataset {id: x.datasetId})
+MATCH (j:Job {id: x.jobId})
+MERGE (j)-[p:PRODUCES]->(d)
+SET p.firstSeen = CASE WHEN p.firstSeen IS NULL OR x.firstSeen < p.firstSeen THEN x.firstSeen ELSE p.firstSeen END,
+    p.lastRunId = CASE WHEN x.runId IS NOT NULL AND (p.lastSeen IS NULL OR x.lastSeen > p.lastSeen
+                            OR (x.lastSeen = p.lastSeen AND x.runId > coalesce(p.lastRunId, '')))
+                       THEN x.runId ELSE p.lastRunId END,
+    p.lastSeen = CASE WHEN p.lastSeen IS NULL OR x.lastSeen > p.lastSeen THEN x.lastSeen ELSE p.lastSeen END
+WITH d, x
+CALL (d, x) {
+  WITH d, x WHERE x.runId IS NOT NULL
+  MATCH (r:Run {id: x.runId})
+  MERGE (r)-[e:OUTPUT_TO]->(d)
+  SET e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
+      e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END
+}

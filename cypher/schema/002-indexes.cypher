@@ -1,0 +1,6 @@
+// Purpose: secondary indexes for lookups that do not start from an id.
+// Applied at start-up by src/graph/schema.ts, statement by statement; idempotent (IF NOT EXISTS).
+CREATE INDEX dataset_namespace IF NOT EXISTS FOR (n:Dataset) ON (n.namespace);
+CREATE INDEX job_namespace IF NOT EXISTS FOR (n:Job) ON (n.namespace);
+CREATE INDEX event_run IF NOT EXISTS FOR (n:Event) ON (n.runId);
+CREATE INDEX event_time IF NOT EXISTS FOR (n:Event) ON (n.eventTime);

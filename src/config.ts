@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Tributary's configuration: the only module that reads `process.env`.
+ * Every variable is optional; the defaults give the embedded default (a local Neo4j that
+ * Tributary provisions and starts itself, the service on port 5000).
+ */
+
+const byteSize = z
+  .string()
+  .regex(/^\d+\s*([kmg]i?b?)?$/i, 'expected a byte size such as 16mb, 512k or 1048576')
+  .transform(parseByteSize);
+
+const positiveInt = z.coerce.number().int().positive();
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** When set, Tributary connects to this Neo4j (bolt://, neo4j://, +s/+ssc variants) and starts none. */
+  NEO4J_URI: z
+    .string()
+    .regex(/^(bolt|neo4j)(\+s|\+ssc)?:\/\/.+/, 'expected bolt://, neo4j://, bolt+s://, neo4j+s:// (or +ssc) URI')
+    .optional(),
+  NEO4J_USER: z.string().default('neo4j'),
+  NEO4J_PASSWORD: z.string().optional(),
+  NEO4J_DATABASE: z.string().min(1).optional(),
+  /** Embedded default: where the local Neo4j keeps its data (survives restarts). */
+  TRIBUTARY_HOME: z.string().min(1).default('.tributary'),
+  TRIBUTARY_NEO4J_PORT: z.coerce.number().int().min(0).max(65535).default(7687),
+  TRIBUTARY_NEO4J_HEAP: z.string().regex(/^\d+[mg]$/i).default('1g'),
+  TRIBUTARY_NEO4J_PAGECACHE: z.string().regex(/^\d+[mg]$/i).default('1g'),
+  /** Java ≥ 17 to run the embedded Neo4j; defaults to $JAVA_HOME/bin/java, then `java` on PATH. */
+  JAVA_HOME: z.string().optional(),
+  PATH: z.string().default(''),
+  /** When set, ingestion requires `Authorization: Bearer <key>`. */
+  TRIBUTARY_INGEST_KEY: z.string().min(1).optional(),
+  TRIBUTARY_MAX_EVENT_BYTES: byteSize.default(16 * 1024 * 1024),
+  TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
+  TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
+  TRIBUTARY_MAX_NODES: positiveInt.default(2000),
+  TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export interface Neo4jConnection {
+  uri: string;
+  user: string;
+  password?: string;
+  database?: string;
+}
+
+export interface EmbeddedNeo4jSettings {
+  home: string;
+  port: number;
+  heap: string;
+  pageCache: string;
+  javaHome?: string;
+  /** PATH, searched for `java` and `mvn`. */
+  searchPath: string;
+}
+
+export interface Config {
+  http: { host: string; port: number };
+  /** Absent means: start the embedded Neo4j. */
+  neo4j?: Neo4jConnection;
+  embedded: EmbeddedNeo4jSettings;
+  ingest: { key?: string; maxEventBytes: number };
+  lineage: { maxDepth: number; defaultDepth: number; maxNodes: number };
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (defaults to `process.env`); throws ConfigError naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.TRIBUTARY_DEFAULT_DEPTH > e.TRIBUTARY_MAX_DEPTH) {
+    throw new ConfigError('invalid configuration: TRIBUTARY_DEFAULT_DEPTH exceeds TRIBUTARY_MAX_DEPTH');
+  }
+  return {
+    http: { host: e.HOST, port: e.PORT },
+    neo4j: e.NEO4J_URI
+      ? { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE }
+      : undefined,
+    embedded: {
+      home: path.resolve(e.TRIBUTARY_HOME),
+      port: e.TRIBUTARY_NEO4J_PORT,
+      heap: e.TRIBUTARY_NEO4J_HEAP,
+      pageCache: e.TRIBUTARY_NEO4J_PAGECACHE,
+      javaHome: e.JAVA_HOME,
+      searchPath: e.PATH,
+    },
+    ingest: { key: e.TRIBUTARY_INGEST_KEY, maxEventBytes: e.TRIBUTARY_MAX_EVENT_BYTES },
+    lineage: {
+      maxDepth: e.TRIBUTARY_MAX_DEPTH,
+      defaultDepth: e.TRIBUTARY_DEFAULT_DEPTH,
+      maxNodes: e.TRIBUTARY_MAX_NODES,
+    },
+    logLevel: e.TRIBUTARY_LOG_LEVEL,
+  };
+}
+
+/** "16mb" → 16777216; binary multiples (k = 1024). */
+export function parseByteSize(text: string): number {
+  const m = /^(\d+)\s*([kmg])?/i.exec(text.trim());
+  if (!m) throw new ConfigError(`not a byte size: ${text}`);
+  const unit = (m[2] ?? '').toLowerCase();
+  const mult = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
+  return Number(m[1]) * mult;
+}

@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { EmbeddedNeo4jSettings } from '../../config';
+import type { Logger } from '../../log';
+import { provision, ProvisionError } from './provision';
+
+/**
+ * The embedded default: a local Neo4j 5.26 Community process on 127.0.0.1, Bolt only, auth off,
+ * data in `<home>/neo4j` (kept across restarts). `start` provisions (see provision.ts), launches
+ * tools/neo4j/Launcher.java and resolves once the default database answers; `stop` shuts it down
+ * cleanly (SIGTERM → Neo4j's own shutdown, so the next start needs no recovery).
+ */
+
+/** JVM flags Neo4j's own launcher passes on Java 17+ (neo4j.conf `server.jvm.additional`). */
+const JVM_FLAGS = [
+  '-XX:+UseG1GC',
+  '-XX:-OmitStackTraceInFastThrow',
+  '-XX:+UnlockExperimentalVMOptions',
+  '-XX:+TrustFinalNonStaticFields',
+  '-XX:+DisableExplicitGC',
+  '-Djdk.nio.maxCachedBufferSize=1024',
+  '-Dio.netty.tryReflectionSetAccessible=true',
+  '-Dlog4j2.disable.jmx=true',
+  '-Dfile.encoding=UTF-8',
+  '--add-opens=java.base/java.nio=ALL-UNNAMED',
+  '--add-opens=java.base/java.io=ALL-UNNAMED',
+  '--add-opens=java.base/sun.nio.ch=ALL-UNNAMED',
+  '--add-opens=java.base/java.lang=ALL-UNNAMED',
+  '--add-opens=java.base/java.util=ALL-UNNAMED',
+];
+
+const READY = /^TRIBUTARY_NEO4J_READY (\S+)/m;
+
+export interface EmbeddedNeo4j {
+  uri: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export { ProvisionError };
+
+export async function startEmbeddedNeo4j(
+  settings: EmbeddedNeo4jSettings,
+  log: Logger,
+  startTimeoutMs = 180_000,
+): Promise<EmbeddedNeo4j> {
+  const started = Date.now();
+  const prov = await provision(settings, (msg) => log.info(msg));
+  if (prov.javaMajor > 21) {
+    log.warn(`Java ${prov.javaMajor} is newer than Neo4j 5.26 supports (17, 21); set JAVA_HOME to a JDK 17 or 21 if start-up fails`);
+  }
+  const port = settings.port === 0 ? await freePort() : settings.port;
+  if (!(await portIsFree(port))) {
+    throw new ProvisionError(
+      `port ${port} is in use (another Neo4j?): set TRIBUTARY_NEO4J_PORT to a free port, or NEO4J_URI to use that server`,
+    );
+  }
+  const home = path.join(settings.home, 'neo4j');
+  fs.mkdirSync(path.join(home, 'logs'), { recursive: true });
+  const stderrLog = path.join(home, 'logs', 'launcher.log');
+  const stderrFd = fs.openSync(stderrLog, 'a');
+  const args = [
+    `-Xms${settings.heap}`,
+    `-Xmx${settings.heap}`,
+    `-Dtributary.pagecache=${settings.pageCache}`,
+    ...JVM_FLAGS,
+    '-cp',
+    prov.classpath,
+    'Launcher',
+    home,
+    String(port),
+  ];
+  // stdin stays a pipe: the launcher exits when it closes, so the JVM never outlives this process.
+  const child = spawn(prov.java, args, { stdio: ['pipe', 'pipe', stderrFd] });
+  fs.closeSync(stderrFd);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const uri = await waitForReady(child, exited, startTimeoutMs, stderrLog);
+  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid });
+  let stopping: Promise<void> | null = null;
+  return {
+    uri,
+    pid: child.pid!,
+    stop: () => (stopping ??= stopChild(child, exited, log)),
+  };
+}
+
+function waitForReady(child: ChildProcess, exited: Promise<number | null>, timeoutMs: number, stderrLog: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new ProvisionError(`embedded Neo4j did not start within ${timeoutMs} ms; see ${stderrLog}`));
+    }, timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const m = READY.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      const tail = fs.existsSync(stderrLog) ? fs.readFileSync(stderrLog, 'utf8').slice(-3000) : '';
+      reject(new ProvisionError(`embedded Neo4j exited during start-up (code ${code}); last output:\n${tail}`));
+    });
+  });
+}
+
+async function stopChild(child: ChildProcess, exited: Promise<number | null>, log: Logger): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000).unref());
+  if ((await Promise.race([exited, timeout])) === 'timeout') {
+    log.warn('embedded Neo4j did not stop within 60 s; killing it (next start will run recovery)');
+    child.kill('SIGKILL');
+    await exited;
+  }
+  log.info('embedded Neo4j stopped');
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}

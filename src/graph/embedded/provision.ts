@@ -1,0 +1,113 @@
+import { execFile, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Provisioning of the embedded Neo4j: finds Java ≥ 17 and Maven, resolves Neo4j 5.26 Community from
+ * Maven Central (tools/neo4j/pom.xml; jars cached in ~/.m2, so only the first run downloads) and
+ * compiles tools/neo4j/Launcher.java. Results are cached under tools/neo4j/target and rebuilt
+ * when the pom or the launcher changes.
+ */
+
+export class ProvisionError extends Error {}
+
+export interface Provisioned {
+  java: string;
+  classpath: string;
+  javaMajor: number;
+}
+
+export const launcherDir = (): string => path.resolve(__dirname, '..', '..', '..', '..', 'tools', 'neo4j');
+
+export interface ProvisionOptions {
+  javaHome?: string;
+  /** The PATH to search for `java` and `mvn`. */
+  searchPath: string;
+}
+
+export async function provision(opts: ProvisionOptions, log: (msg: string) => void): Promise<Provisioned> {
+  const { java, javac, major } = findJava(opts);
+  const dir = launcherDir();
+  const target = path.join(dir, 'target');
+  const cpFile = path.join(target, 'classpath.txt');
+  const pom = path.join(dir, 'pom.xml');
+  if (isStale(cpFile, [pom])) {
+    const mvn = findOnPath('mvn', opts.searchPath);
+    if (!mvn) {
+      throw new ProvisionError('Maven (mvn) is required to fetch Neo4j from Maven Central: install Maven 3.6+ (e.g. apt-get install maven), or set NEO4J_URI to use an existing Neo4j.');
+    }
+    log('resolving Neo4j 5.26 Community from Maven Central (first run downloads ~150 MB into ~/.m2)');
+    try {
+      await execFileAsync(
+        mvn,
+        ['-q', '-B', '-f', pom, 'dependency:build-classpath', `-Dmdep.outputFile=${cpFile}`, '-Dmdep.includeScope=runtime'],
+        { maxBuffer: 64 * 1024 * 1024 },
+      );
+    } catch (err) {
+      const out = `${(err as { stdout?: string }).stdout ?? ''}${(err as { stderr?: string }).stderr ?? ''}`;
+      throw new ProvisionError(`Maven could not resolve Neo4j from Maven Central:\n${out.slice(-2000)}`);
+    }
+  }
+  const classes = path.join(target, 'classes');
+  const source = path.join(dir, 'Launcher.java');
+  const classpath = fs.readFileSync(cpFile, 'utf8').trim();
+  if (isStale(path.join(classes, 'Launcher.class'), [source, cpFile])) {
+    if (!javac) throw new ProvisionError(`a JDK is required (javac not found next to ${java}): install a Java 17 or 21 JDK (e.g. apt-get install openjdk-17-jdk-headless).`);
+    fs.mkdirSync(classes, { recursive: true });
+    const res = spawnSync(javac, ['-cp', classpath, '-d', classes, source], { encoding: 'utf8' });
+    if (res.status !== 0) throw new ProvisionError(`compiling the Neo4j launcher failed:\n${res.stderr}`);
+  }
+  return { java, javaMajor: major, classpath: `${classes}${path.delimiter}${classpath}` };
+}
+
+/**
+ * Java for Neo4j 5.26: 17 or 21 (Neo4j 5.26 supports these). Tries JAVA_HOME, then `java` on PATH.
+ */
+function findJava({ javaHome, searchPath }: ProvisionOptions): { java: string; javac: string | null; major: number } {
+  const candidates = [javaHome ? path.join(javaHome, 'bin', 'java') : null, findOnPath('java', searchPath)].filter(
+    (c): c is string => c !== null && fs.existsSync(c),
+  );
+  if (candidates.length === 0) {
+    throw new ProvisionError('Java 17 or 21 is required to run the embedded Neo4j: install a JDK (e.g. apt-get install openjdk-17-jdk-headless) or set JAVA_HOME, or set NEO4J_URI to use an existing Neo4j.');
+  }
+  const found: string[] = [];
+  for (const java of candidates) {
+    const major = javaMajor(java);
+    found.push(`${java} (${major ?? 'unknown version'})`);
+    if (major !== null && major >= 17) {
+      const real = fs.realpathSync(java);
+      const javac = path.join(path.dirname(real), 'javac');
+      return { java: real, javac: fs.existsSync(javac) ? javac : null, major };
+    }
+  }
+  throw new ProvisionError(`Java 17 or 21 is required to run the embedded Neo4j; found ${found.join(', ')}. Install a JDK 17 or set JAVA_HOME.`);
+}
+
+function javaMajor(java: string): number | null {
+  const res = spawnSync(java, ['-version'], { encoding: 'utf8' });
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(`${res.stderr}${res.stdout}`);
+  if (!m) return null;
+  return m[1] === '1' ? Number(m[2]) : Number(m[1]);
+}
+
+function findOnPath(cmd: string, searchPath: string): string | null {
+  for (const dir of searchPath.split(path.delimiter)) {
+    const p = path.join(dir, cmd);
+    try {
+      fs.accessSync(p, fs.constants.X_OK);
+      return p;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+function isStale(output: string, inputs: string[]): boolean {
+  if (!fs.existsSync(output)) return true;
+  const t = fs.statSync(output).mtimeMs;
+  return inputs.some((i) => fs.statSync(i).mtimeMs > t);
+}

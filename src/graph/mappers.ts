@@ -1,0 +1,40 @@
+import { isDate, isDateTime, isDuration, isInt, isLocalDateTime, isLocalTime, isNode, isRelationship, isTime } from 'neo4j-driver';
+
+/**
+ * Neo4j values → plain JSON-friendly values. Integers become numbers (ids and counts stay far below
+ * 2^53), temporal values ISO strings, nodes and relationships their property maps. Queries in
+ * cypher/ return maps and scalars, so nodes only appear here by mistake, and still map sanely.
+ */
+export function toPlain(value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  if (isInt(value)) return (value as { toNumber(): number }).toNumber();
+  if (
+    isDate(value as object) ||
+    isDateTime(value as object) ||
+    isLocalDateTime(value as object) ||
+    isTime(value as object) ||
+    isLocalTime(value as object) ||
+    isDuration(value as object)
+  ) {
+    return String(value);
+  }
+  if (isNode(value as object)) return toPlain((value as { properties: unknown }).properties);
+  if (isRelationship(value as object)) return toPlain((value as { properties: unknown }).properties);
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = toPlain(v);
+    return out;
+  }
+  return value;
+}
+
+/** Parses a JSON property (facets, transformations); null or invalid text gives null. */
+export function parseJsonProperty(text: unknown): unknown {
+  if (typeof text !== 'string') return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

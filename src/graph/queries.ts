@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The query loader. Every Cypher query is one file under cypher/ (schema statements excepted,
+ * see schema.ts), named for what it answers, and listed here. Files are read once at start-up;
+ * loading fails when a listed file is missing, an unlisted file exists, or a header lacks one of
+ * `Purpose:`, `Parameters:` and `Columns:`. Queries run only through the executor, with parameters.
+ */
+export enum Query {
+  StoreEvents = 'ingest/store-events',
+  MergeJobs = 'ingest/merge-jobs',
+  MergeDatasets = 'ingest/merge-datasets',
+  MergeFields = 'ingest/merge-fields',
+  MergeRuns = 'ingest/merge-runs',
+  MergeInputs = 'ingest/merge-inputs',
+  MergeOutputs = 'ingest/merge-outputs',
+  MergeColumnLineage = 'ingest/merge-column-lineage',
+  DatasetsById = 'nodes/datasets-by-id',
+  JobsById = 'nodes/jobs-by-id',
+  RunsById = 'nodes/runs-by-id',
+  FieldsOfDatasets = 'nodes/fields-of-datasets',
+  LatestRunOfJobs = 'nodes/latest-run-of-jobs',
+  JobIoOfJobs = 'nodes/job-io-of-jobs',
+  RunIoOfRuns = 'nodes/run-io-of-runs',
+  DatasetProducersConsumers = 'nodes/dataset-producers-consumers',
+  ExpandDownstream = 'lineage/expand-downstream',
+  ExpandUpstream = 'lineage/expand-upstream',
+  NodeExists = 'lineage/node-exists',
+  Ping = 'admin/ping',
+  SchemaApplied = 'admin/schema-applied',
+}
+
+export type QueryTexts = Readonly<Record<Query, string>>;
+
+export const defaultCypherDir = (): string => path.resolve(__dirname, '..', '..', '..', 'cypher');
+
+export function loadQueries(dir: string = defaultCypherDir()): QueryTexts {
+  const files = listCypherFiles(dir).filter((f) => !f.startsWith('schema/'));
+  const known = new Set<string>(Object.values(Query));
+  const unlisted = files.map((f) => f.replace(/\.cypher$/, '')).filter((n) => !known.has(n));
+  if (unlisted.length) throw new Error(`cypher files not listed in Query: ${unlisted.join(', ')}`);
+  const out = {} as Record<Query, string>;
+  for (const name of Object.values(Query)) {
+    const file = path.join(dir, `${name}.cypher`);
+    if (!fs.existsSync(file)) throw new Error(`missing cypher file for query ${name}: ${file}`);
+    const text = fs.readFileSync(file, 'utf8');
+    const header = text.split('\n').filter((l) => l.startsWith('//')).join('\n');
+    for (const section of ['Purpose:', 'Parameters:', 'Columns:']) {
+      if (!header.includes(section)) throw new Error(`${file}: header comment lacks "${section}"`);
+    }
+    out[name] = text;
+  }
+  return Object.freeze(out);
+}
+
+/** Relative paths (with '/') of all .cypher files below dir. */
+export function listCypherFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.cypher')) out.push(rel);
+    }
+  };
+  walk('');
+  return out.sort();
+}

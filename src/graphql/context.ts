@@ -1,0 +1,54 @@
+import DataLoader from 'dataloader';
+import type { CatalogService } from '../lineage/catalog-service';
+import type { LineageService } from '../lineage/lineage-service';
+import type { DatasetRecord, FieldRecord, JobRecord, RunRecord } from '../lineage/types';
+
+/** Services shared by all requests. */
+export interface Services {
+  catalog: CatalogService;
+  lineage: LineageService;
+  defaultDepth: number;
+}
+
+/**
+ * Per-request DataLoaders: each batches the keys requested in one tick into one Cypher query and
+ * caches results for the request only (no stale data across requests).
+ */
+export interface Loaders {
+  dataset: DataLoader<string, DatasetRecord | null>;
+  job: DataLoader<string, JobRecord | null>;
+  run: DataLoader<string, RunRecord | null>;
+  fields: DataLoader<string, FieldRecord[]>;
+  latestRun: DataLoader<string, string | null>;
+  jobIo: DataLoader<string, { inputs: string[]; outputs: string[] }>;
+  runIo: DataLoader<string, { inputs: string[]; outputs: string[] }>;
+  datasetJobs: DataLoader<string, { producers: string[]; consumers: string[] }>;
+}
+
+export interface Context {
+  services: Services;
+  loaders: Loaders;
+}
+
+export function createContext(services: Services): Context {
+  const c = services.catalog;
+  return {
+    services,
+    loaders: {
+      dataset: new DataLoader((ids) => c.datasets(ids)),
+      job: new DataLoader((ids) => c.jobs(ids)),
+      run: new DataLoader((ids) => c.runs(ids)),
+      fields: new DataLoader((ids) => c.fieldsOfDatasets(ids)),
+      latestRun: new DataLoader((ids) => c.latestRunOfJobs(ids)),
+      jobIo: new DataLoader((ids) => c.jobIo(ids)),
+      runIo: new DataLoader((ids) => c.runIo(ids)),
+      datasetJobs: new DataLoader((ids) => c.datasetJobs(ids)),
+    },
+  };
+}
+
+/** Loads many ids and drops the ones that no longer exist. */
+export async function loadAll<T>(loader: DataLoader<string, T | null>, ids: string[]): Promise<T[]> {
+  const values = await loader.loadMany(ids);
+  return values.filter((v): v is T => v !== null && !(v instanceof Error));
+}

@@ -1,0 +1,32 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
+import { AppError, ErrorCode } from '../errors';
+import type { Logger } from '../log';
+
+/**
+ * Maps every GraphQL error onto the closed set of codes in src/errors.ts (`extensions.code`):
+ * AppErrors keep their code, message and details; GraphQL syntax and validation errors become
+ * BAD_INPUT; anything else is logged in full and answered as INTERNAL with no detail.
+ */
+export function formatError(log: Logger) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    if (original instanceof AppError) {
+      return {
+        message: original.message,
+        path: formatted.path,
+        locations: formatted.locations,
+        extensions: { code: original.code, ...(original.details.length ? { details: original.details } : {}) },
+      };
+    }
+    const code = String(formatted.extensions?.code ?? '');
+    if (['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST'].includes(code)) {
+      return { message: formatted.message, locations: formatted.locations, extensions: { code: ErrorCode.BAD_INPUT } };
+    }
+    if (code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'PERSISTED_QUERY_NOT_SUPPORTED') {
+      return { message: formatted.message, extensions: { code: ErrorCode.BAD_INPUT } };
+    }
+    log.error('unexpected GraphQL error', { error: original, path: formatted.path });
+    return { message: 'internal error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
+  };
+}

@@ -1,0 +1,106 @@
+import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Direction, EdgeType, EntityKind } from '../../lineage/types';
+
+registerEnumType(Direction, {
+  name: 'LineageDirection',
+  description: 'Direction relative to data flow.',
+  valuesConfig: {
+    UPSTREAM: { description: 'Against data flow: what the start node is derived from.' },
+    DOWNSTREAM: { description: 'With data flow: what is derived from the start node.' },
+    BOTH: { description: 'UPSTREAM and DOWNSTREAM together; not an undirected walk, so siblings are excluded.' },
+  },
+});
+registerEnumType(EntityKind, { name: 'EntityKind', description: 'Kind of a lineage node.' });
+registerEnumType(EdgeType, {
+  name: 'LineageEdgeType',
+  description: 'Data-flow edge at dataset/job granularity.',
+  valuesConfig: {
+    FEEDS: { description: 'dataset → job: the job reads the dataset.' },
+    PRODUCES: { description: 'job → dataset: the job writes the dataset.' },
+  },
+});
+
+export enum LineageSide {
+  ROOT = 'ROOT',
+  UPSTREAM = 'UPSTREAM',
+  DOWNSTREAM = 'DOWNSTREAM',
+}
+registerEnumType(LineageSide, { name: 'LineageSide', description: 'Which traversal reached a node; ROOT for the start node.' });
+
+export enum TruncationReason {
+  DEPTH = 'DEPTH',
+  NODE_LIMIT = 'NODE_LIMIT',
+}
+registerEnumType(TruncationReason, {
+  name: 'TruncationReason',
+  valuesConfig: {
+    DEPTH: { description: 'Lineage continues beyond the traversed depth.' },
+    NODE_LIMIT: { description: 'The server node limit (TRIBUTARY_MAX_NODES) was reached.' },
+  },
+});
+
+@ObjectType({ description: 'A dataset or job in a lineage graph.' })
+export class LineageNode {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => EntityKind)
+  kind!: EntityKind;
+
+  @Field(() => String)
+  namespace!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => Int, { description: 'Edges from the start node along the traversal (0 for the start node).' })
+  distance!: number;
+
+  @Field(() => LineageSide)
+  side!: LineageSide;
+}
+
+@ObjectType({ description: 'An edge in data-flow direction: data moves from `fromId` to `toId`.' })
+export class LineageEdge {
+  @Field(() => ID)
+  fromId!: string;
+
+  @Field(() => ID)
+  toId!: string;
+
+  @Field(() => EdgeType)
+  type!: EdgeType;
+
+  @Field(() => String, { nullable: true, description: 'Earliest event time that recorded this read or write.' })
+  firstSeen!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Latest event time that recorded this read or write.' })
+  lastSeen!: string | null;
+}
+
+@ObjectType({ description: 'Directed lineage around one dataset or job.' })
+export class LineageGraph {
+  @Field(() => LineageNode, { description: 'The start node.' })
+  root!: LineageNode;
+
+  @Field(() => Direction)
+  direction!: Direction;
+
+  @Field(() => Int, { description: 'Depth asked for.' })
+  requestedDepth!: number;
+
+  @Field(() => Int, { description: 'Depth traversed: the requested depth, capped at the server maximum (TRIBUTARY_MAX_DEPTH).' })
+  depth!: number;
+
+  @Field(() => [LineageNode], { description: 'Nodes ordered by distance, then id; the start node first.' })
+  nodes!: LineageNode[];
+
+  @Field(() => [LineageEdge], { description: 'Edges between returned nodes, ordered by fromId, then toId.' })
+  edges!: LineageEdge[];
+
+  @Field(() => Boolean, { description: 'True when lineage continues beyond what is returned.' })
+  truncated!: boolean;
+
+  @Field(() => [TruncationReason], { description: 'Why the result is truncated; empty when complete.' })
+  truncatedBy!: TruncationReason[];
+}

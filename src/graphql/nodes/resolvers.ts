@@ -1,0 +1,107 @@
+import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { GraphQLJSON } from 'graphql-scalars';
+import { parseJsonProperty } from '../../graph/mappers';
+import { NodeKind, parseIdOfKind } from '../../ids';
+import type { DatasetRecord, FieldRecord, JobRecord, RunRecord } from '../../lineage/types';
+import { loadAll, type Context } from '../context';
+import { Dataset, DatasetField, Job, Run } from './types';
+
+/** Lookups by id. A well-formed id that matches nothing gives null; a malformed one BAD_INPUT. */
+@Resolver()
+export class NodeQueries {
+  @Query(() => Dataset, { nullable: true, description: 'A dataset by id (dataset:<namespace>:<name>).' })
+  dataset(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
+    parseIdOfKind(id, NodeKind.Dataset);
+    return ctx.loaders.dataset.load(id);
+  }
+
+  @Query(() => Job, { nullable: true, description: 'A job by id (job:<namespace>:<name>).' })
+  job(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<JobRecord | null> {
+    parseIdOfKind(id, NodeKind.Job);
+    return ctx.loaders.job.load(id);
+  }
+
+  @Query(() => Run, { nullable: true, description: 'A run by id (run:<uuid>).' })
+  run(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<RunRecord | null> {
+    const ref = parseIdOfKind(id, NodeKind.Run);
+    return ctx.loaders.run.load(`run:${ref.runId}`);
+  }
+}
+
+@Resolver(() => Dataset)
+export class DatasetResolver {
+  @FieldResolver(() => GraphQLJSON, { nullable: true })
+  facets(@Root() d: DatasetRecord): unknown {
+    return parseJsonProperty(d.facets);
+  }
+
+  @FieldResolver(() => [DatasetField], { description: 'Fields ordered by name.' })
+  fields(@Root() d: DatasetRecord, @Ctx() ctx: Context): Promise<FieldRecord[]> {
+    return ctx.loaders.fields.load(d.id);
+  }
+
+  @FieldResolver(() => [Job], { description: 'Jobs that have written this dataset, ordered by id.' })
+  async producers(@Root() d: DatasetRecord, @Ctx() ctx: Context): Promise<JobRecord[]> {
+    return loadAll(ctx.loaders.job, (await ctx.loaders.datasetJobs.load(d.id)).producers);
+  }
+
+  @FieldResolver(() => [Job], { description: 'Jobs that have read this dataset, ordered by id.' })
+  async consumers(@Root() d: DatasetRecord, @Ctx() ctx: Context): Promise<JobRecord[]> {
+    return loadAll(ctx.loaders.job, (await ctx.loaders.datasetJobs.load(d.id)).consumers);
+  }
+}
+
+@Resolver(() => DatasetField)
+export class DatasetFieldResolver {
+  @FieldResolver(() => Dataset, { nullable: true, description: 'The dataset this field belongs to.' })
+  dataset(@Root() f: FieldRecord, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
+    return ctx.loaders.dataset.load(f.datasetId);
+  }
+}
+
+@Resolver(() => Job)
+export class JobResolver {
+  @FieldResolver(() => GraphQLJSON, { nullable: true })
+  facets(@Root() j: JobRecord): unknown {
+    return parseJsonProperty(j.facets);
+  }
+
+  @FieldResolver(() => Run, { nullable: true, description: 'The run with the latest event time.' })
+  async latestRun(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<RunRecord | null> {
+    const id = await ctx.loaders.latestRun.load(j.id);
+    return id ? ctx.loaders.run.load(id) : null;
+  }
+
+  @FieldResolver(() => [Dataset], { description: 'Datasets the job has read (any run), ordered by id.' })
+  async inputs(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<DatasetRecord[]> {
+    return loadAll(ctx.loaders.dataset, (await ctx.loaders.jobIo.load(j.id)).inputs);
+  }
+
+  @FieldResolver(() => [Dataset], { description: 'Datasets the job has written (any run), ordered by id.' })
+  async outputs(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<DatasetRecord[]> {
+    return loadAll(ctx.loaders.dataset, (await ctx.loaders.jobIo.load(j.id)).outputs);
+  }
+}
+
+@Resolver(() => Run)
+export class RunResolver {
+  @FieldResolver(() => GraphQLJSON, { nullable: true })
+  facets(@Root() r: RunRecord): unknown {
+    return parseJsonProperty(r.facets);
+  }
+
+  @FieldResolver(() => Job, { nullable: true })
+  job(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<JobRecord | null> {
+    return ctx.loaders.job.load(r.jobId);
+  }
+
+  @FieldResolver(() => [Dataset], { description: 'Datasets this run read, ordered by id.' })
+  async inputs(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<DatasetRecord[]> {
+    return loadAll(ctx.loaders.dataset, (await ctx.loaders.runIo.load(r.id)).inputs);
+  }
+
+  @FieldResolver(() => [Dataset], { description: 'Datasets this run wrote, ordered by id.' })
+  async outputs(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<DatasetRecord[]> {
+    return loadAll(ctx.loaders.dataset, (await ctx.loaders.runIo.load(r.id)).outputs);
+  }
+}

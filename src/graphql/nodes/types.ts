@@ -1,0 +1,109 @@
+import { GraphQLJSON } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+
+/**
+ * Catalog entities. Ids follow src/ids.ts (`dataset:<ns>:<name>`, `job:<ns>:<name>`,
+ * `datasetField:<ns>:<name>:<field>`, `run:<uuid>`; ':' inside a component written %3A).
+ * Times are ISO-8601 UTC event times (when producers say it happened, not when it was received).
+ */
+
+@ObjectType({ description: 'A dataset (table, topic, file set) identified by OpenLineage namespace and name.' })
+export class Dataset {
+  @Field(() => ID, { description: 'dataset:<namespace>:<name>, with ":" inside a component written %3A.' })
+  id!: string;
+
+  @Field(() => String, { description: 'OpenLineage dataset namespace, e.g. postgres://db:5432 or kafka://broker:9092.' })
+  namespace!: string;
+
+  @Field(() => String, { description: 'OpenLineage dataset name within the namespace.' })
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'From the documentation facet.' })
+  description!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: 'Facets of the latest event that carried facets for this dataset.' })
+  facets!: unknown;
+
+  @Field(() => String, { nullable: true, description: 'Earliest event time that mentioned the dataset.' })
+  firstSeen!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Latest event time that mentioned the dataset.' })
+  lastSeen!: string | null;
+}
+
+@ObjectType({ description: 'A column of a dataset, from its schema facet or named by column lineage.' })
+export class DatasetField {
+  @Field(() => ID, { description: 'datasetField:<namespace>:<datasetName>:<fieldPath>.' })
+  id!: string;
+
+  @Field(() => String, { description: 'Field path; nested schema fields are dotted (address.city).' })
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'Type from the latest schema facet; null when only column lineage names the field.' })
+  type!: string | null;
+
+  @Field(() => String, { nullable: true })
+  description!: string | null;
+
+  datasetId!: string;
+}
+
+@ObjectType({ description: 'A job (Spark application, dbt model, Airflow task, Flink job, ...).' })
+export class Job {
+  @Field(() => ID, { description: 'job:<namespace>:<name>, with ":" inside a component written %3A.' })
+  id!: string;
+
+  @Field(() => String)
+  namespace!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'From the documentation job facet.' })
+  description!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'jobType facet: integration (SPARK, DBT, FLINK, AIRFLOW, ...).' })
+  integration!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'jobType facet: BATCH or STREAMING.' })
+  processingType!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'jobType facet: QUERY, MODEL, TASK, DAG, ...' })
+  jobType!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: 'Facets of the latest event that carried job facets.' })
+  facets!: unknown;
+
+  @Field(() => String, { nullable: true })
+  firstSeen!: string | null;
+
+  @Field(() => String, { nullable: true })
+  lastSeen!: string | null;
+}
+
+@ObjectType({ description: 'One run of a job: all events with the same runId, merged.' })
+export class Run {
+  @Field(() => ID, { description: 'run:<uuid>.' })
+  id!: string;
+
+  @Field(() => String, { description: 'The OpenLineage runId (UUID).' })
+  runId!: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'START, RUNNING, COMPLETE, FAIL, ABORT or OTHER. Terminal states are sticky: a late START or RUNNING never reopens a finished run. Null when no event carried an eventType.',
+  })
+  state!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Event time of the earliest START event.' })
+  startedAt!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Event time of the terminal event (COMPLETE, FAIL, ABORT).' })
+  endedAt!: string | null;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: 'Run facets of the latest event that carried run facets.' })
+  facets!: unknown;
+
+  jobId!: string;
+}

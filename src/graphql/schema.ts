@@ -1,0 +1,27 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchemaSync } from 'type-graphql';
+import { LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
+import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunResolver } from './nodes/resolvers';
+
+/** The executable schema, built from the decorated classes (code first). */
+export function buildGraphqlSchema(): GraphQLSchema {
+  return buildSchemaSync({
+    resolvers: [
+      NodeQueries,
+      DatasetResolver,
+      DatasetFieldResolver,
+      JobResolver,
+      RunResolver,
+      LineageQueries,
+      LineageGraphResolver,
+      LineageNodeResolver,
+    ],
+    validate: false,
+  });
+}
+
+/** The SDL committed as schema.graphql (sorted, so that the file only changes with the schema). */
+export function printGraphqlSchema(schema: GraphQLSchema = buildGraphqlSchema()): string {
+  return printSchema(lexicographicSortSchema(schema)) + '\n';
+}

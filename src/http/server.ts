@@ -1,0 +1,79 @@
+import { ApolloServer } from '@apollo/server';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import { AppError, ErrorCode, httpStatus } from '../errors';
+import { createContext, type Context, type Services } from '../graphql/context';
+import { formatError } from '../graphql/errors';
+import { HttpError, ingestRoutes } from '../ingest/http';
+import type { Ingestor } from '../ingest/ingestor';
+import type { Logger } from '../log';
+
+/**
+ * The one HTTP server: OpenLineage ingestion (`POST /api/v1/lineage`), GraphQL (`/graphql`),
+ * liveness (`/healthz`: the process answers) and readiness (`/readyz`: Neo4j answers and the schema
+ * is applied). Errors are JSON `{error: {code, message, details?}}` with codes from src/errors.ts.
+ */
+export interface ServerDeps {
+  schema: GraphQLSchema;
+  services: Services;
+  ingestor: Ingestor;
+  ready: () => Promise<boolean>;
+  log: Logger;
+  ingestKey?: string;
+  maxEventBytes: number;
+}
+
+export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const app = Fastify({ logger: false, bodyLimit: deps.maxEventBytes, return503OnClosing: true });
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const { status, body } = errorResponse(err, deps.log, `${req.method} ${req.url}`);
+    void reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `no route ${req.method} ${req.url}` } });
+  });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const ok = await deps.ready().catch(() => false);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable' });
+  });
+
+  await app.register(ingestRoutes, { ingestor: deps.ingestor, key: deps.ingestKey, maxEventBytes: deps.maxEventBytes });
+
+  const apollo = new ApolloServer<Context>({
+    schema: deps.schema,
+    formatError: formatError(deps.log),
+    includeStacktraceInErrorResponses: false,
+    plugins: [fastifyApolloDrainPlugin(app)],
+  });
+  await apollo.start();
+  await app.register(fastifyApollo(apollo), { context: async () => createContext(deps.services) });
+  return app;
+}
+
+function errorResponse(err: FastifyError | Error, log: Logger, where: string): { status: number; body: unknown } {
+  if (err instanceof AppError) {
+    const details = err.details.length ? { details: err.details } : {};
+    return { status: httpStatus[err.code], body: { error: { code: err.code, message: err.message, ...details } } };
+  }
+  if (err instanceof HttpError) {
+    return { status: err.statusCode, body: { error: { code: err.code, message: err.message } } };
+  }
+  const fe = err as FastifyError;
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, body: { error: { code: ErrorCode.LIMIT_EXCEEDED, message: 'request body exceeds the configured limit (TRIBUTARY_MAX_EVENT_BYTES)' } } };
+  }
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return { status: 415, body: { error: { code: ErrorCode.BAD_INPUT, message: fe.message } } };
+  }
+  if (fe.code === 'Z_DATA_ERROR' || fe.code === 'Z_BUF_ERROR') {
+    return { status: 415, body: { error: { code: ErrorCode.BAD_INPUT, message: 'the body is not valid gzip' } } };
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    return { status: fe.statusCode, body: { error: { code: ErrorCode.BAD_INPUT, message: fe.message } } };
+  }
+  log.error('unexpected error', { where, error: err });
+  return { status: 500, body: { error: { code: ErrorCode.INTERNAL, message: 'internal error' } } };
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors';
+import type { Executor, TxRunner } from '../graph/executor';
+import { Query } from '../graph/queries';
+import { compactPlan, type CompactPlan } from './compact';
+import { emptyPlan, planEvent, storedEventRow, type StoredEventRow } from './plan';
+import { validateEvent, type ValidEvent } from './validate';
+
+/**
+ * validate → store → project, for one event or a batch. Transport-agnostic (HTTP, files, Kafka).
+ *
+ * Durability: the raw events and their projection are written in one transaction; `ingest`
+ * resolves only after it committed, so an acknowledged event is never lost.
+ * Idempotency: an event whose exact JSON text was stored before is acknowledged as a duplicate and
+ * not projected again; the projection itself is also idempotent and order-independent.
+ */
+
+export interface IngestItem {
+  /** The exact JSON text received; its SHA-256 is the event's identity. */
+  raw: string;
+  /** The parsed JSON value of `raw`. */
+  value: unknown;
+}
+
+export type IngestOutcome =
+  | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean }
+  | { ok: false; error: AppError };
+
+/** Write order: nodes before the edges that MATCH them. */
+const WRITES: [Query, keyof CompactPlan][] = [
+  [Query.MergeJobs, 'jobs'],
+  [Query.MergeDatasets, 'datasets'],
+  [Query.MergeFields, 'fields'],
+  [Query.MergeRuns, 'runs'],
+  [Query.MergeInputs, 'inputs'],
+  [Query.MergeOutputs, 'outputs'],
+  [Query.MergeColumnLineage, 'columnEdges'],
+];
+
+export class Ingestor {
+  constructor(private readonly executor: Executor) {}
+
+  /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
+  async ingest(items: IngestItem[]): Promise<IngestOutcome[]> {
+    const outcomes: IngestOutcome[] = new Array(items.length);
+    const accepted = new Map<string, { row: StoredEventRow; valid: ValidEvent }>();
+    const slots: { index: number; id: string; kind: ValidEvent['kind'] }[] = [];
+    items.forEach((item, index) => {
+      try {
+        const valid = validateEvent(item.value);
+        const row = storedEventRow(valid, item.raw);
+        if (!accepted.has(row.id)) accepted.set(row.id, { row, valid });
+        slots.push({ index, id: row.id, kind: valid.kind });
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        outcomes[index] = { ok: false, error: err };
+      }
+    });
+    if (accepted.size === 0) return outcomes;
+
+    const created = await this.executor.writeTx((tx) => storeAndProject(tx, [...accepted.values()]));
+    const firstSlot = new Set<string>();
+    for (const { index, id, kind } of slots) {
+      const isNew = created.has(id) && !firstSlot.has(id);
+      firstSlot.add(id);
+      outcomes[index] = { ok: true, eventId: id, kind, duplicate: !isNew };
+    }
+    return outcomes;
+  }
+}
+
+/** Stores the events and projects those not stored before; returns the ids it created. */
+async function storeAndProject(tx: TxRunner, events: { row: StoredEventRow; valid: ValidEvent }[]): Promise<Set<string>> {
+  const stored = await tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
+    events: events.map((e) => e.row),
+    token: randomUUID(),
+    receivedAt: new Date().toISOString(),
+  });
+  const created = new Set(stored.filter((r) => r.created).map((r) => r.id));
+  const plan = emptyPlan();
+  for (const e of events) if (created.has(e.row.id)) planEvent(plan, e.valid);
+  const compact = compactPlan(plan);
+  for (const [query, key] of WRITES) {
+    if (compact[key].length > 0) await tx.run(query, { rows: compact[key] });
+  }
+  return created;
+}

@@ -1,0 +1,118 @@
+import type { z } from 'zod';
+import { badInput, type ErrorDetail } from '../errors';
+import {
+  datasetEventSchema,
+  EVENT_TIME,
+  jobEventSchema,
+  runEventSchema,
+  type DatasetEventInput,
+  type EventType,
+  type JobEventInput,
+  type RunEventInput,
+} from './schema';
+
+/**
+ * Validation and normalisation of one OpenLineage document.
+ *
+ * Dispatch: the definition named by `schemaURL`'s fragment (`#/$defs/RunEvent`,
+ * `#/definitions/JobEvent`, ...) when it names one of the three kinds; otherwise the shape: a `run`
+ * makes a RunEvent, a `dataset` a DatasetEvent, a `job` alone a JobEvent.
+ *
+ * Normalisation: `eventTime` becomes UTC with millisecond precision (`eventTimeUtc`), keeping the
+ * original string in the raw event.
+ */
+
+export type EventKind = 'RunEvent' | 'DatasetEvent' | 'JobEvent';
+
+interface Normalised {
+  /** ISO-8601 UTC, millisecond precision: `2020-12-28T09:52:00.001Z`. Sorts lexicographically. */
+  eventTimeUtc: string;
+  /** Spec version from schemaURL (`2-0-2`), or null when absent or unrecognisable. */
+  specVersion: string | null;
+}
+
+export type ValidEvent =
+  | ({ kind: 'RunEvent'; event: RunEventInput; eventType: EventType | null } & Normalised)
+  | ({ kind: 'DatasetEvent'; event: DatasetEventInput } & Normalised)
+  | ({ kind: 'JobEvent'; event: JobEventInput } & Normalised);
+
+const schemas: Record<EventKind, z.ZodType> = {
+  RunEvent: runEventSchema,
+  DatasetEvent: datasetEventSchema,
+  JobEvent: jobEventSchema,
+};
+
+/** Validates one parsed JSON value; throws BAD_INPUT listing every offending field path. */
+export function validateEvent(doc: unknown): ValidEvent {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw badInput('an OpenLineage event must be a JSON object', [{ path: '', message: 'expected an object' }]);
+  }
+  const kind = eventKindOf(doc as Record<string, unknown>);
+  const result = schemas[kind].safeParse(doc);
+  if (!result.success) {
+    const details = result.error.issues.map(
+      (i): ErrorDetail => ({ path: formatPath(i.path as PropertyKey[]), message: i.message }),
+    );
+    throw badInput(`invalid OpenLineage ${kind}: ${details.length} problem(s)`, details);
+  }
+  const data = result.data as { eventTime: string; schemaURL?: string };
+  const norm: Normalised = {
+    eventTimeUtc: normaliseEventTime(data.eventTime),
+    specVersion: specVersionOf(data.schemaURL),
+  };
+  switch (kind) {
+    case 'RunEvent': {
+      const event = result.data as RunEventInput;
+      return { kind, event, eventType: event.eventType ?? null, ...norm };
+    }
+    case 'DatasetEvent':
+      return { kind, event: result.data as DatasetEventInput, ...norm };
+    case 'JobEvent':
+      return { kind, event: result.data as JobEventInput, ...norm };
+  }
+}
+
+export function eventKindOf(doc: Record<string, unknown>): EventKind {
+  const url = typeof doc.schemaURL === 'string' ? doc.schemaURL : '';
+  const named = /#\/(?:\$defs|definitions)\/(RunEvent|DatasetEvent|JobEvent)$/.exec(url);
+  if (named) return named[1] as EventKind;
+  if ('run' in doc) return 'RunEvent';
+  if ('dataset' in doc) return 'DatasetEvent';
+  if ('job' in doc) return 'JobEvent';
+  return 'RunEvent';
+}
+
+export function specVersionOf(schemaURL: string | undefined): string | null {
+  const m = schemaURL ? /\/spec\/(\d+-\d+-\d+)\//.exec(schemaURL) : null;
+  return m ? m[1]! : null;
+}
+
+/** Converts an accepted eventTime (see EVENT_TIME) to UTC ISO with milliseconds. */
+export function normaliseEventTime(text: string): string {
+  const m = EVENT_TIME.exec(text);
+  if (!m) throw badInput('invalid eventTime', [{ path: 'eventTime', message: `not a date-time: ${text}` }]);
+  const [, y, mo, d, h, mi, s = '00', frac = '', zone = 'Z'] = m;
+  const ms = (frac + '000').slice(0, 3);
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    offsetMinutes = sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4) || '0'));
+  }
+  const local = Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, +s, +ms);
+  const date = new Date(local - offsetMinutes * 60_000);
+  const valid =
+    !Number.isNaN(date.getTime()) && +mo! >= 1 && +mo! <= 12 && +d! >= 1 && +d! <= 31 && +h! < 24 && +mi! < 60 && +s < 61;
+  if (!valid) throw badInput('invalid eventTime', [{ path: 'eventTime', message: `not a valid date-time: ${text}` }]);
+  return date.toISOString();
+}
+
+/** `['inputs', 0, 'facets', 'schema']` → `inputs[0].facets.schema`. */
+export function formatPath(path: PropertyKey[]): string {
+  let out = '';
+  for (const p of path) {
+    if (typeof p === 'number') out += `[${p}]`;
+    else out += out.length === 0 ? String(p) : `.${String(p)}`;
+  }
+  return out;
+}

@@ -1,0 +1,109 @@
+/**
+ * Domain types of the lineage read side. Free of GraphQL: src/graphql maps them to its types.
+ * Times are ISO-8601 UTC strings (event time, not ingestion time).
+ */
+
+export enum Direction {
+  /** Against data flow: what the start node is derived from. */
+  UPSTREAM = 'UPSTREAM',
+  /** With data flow: what is derived from the start node. */
+  DOWNSTREAM = 'DOWNSTREAM',
+  /** The union of UPSTREAM and DOWNSTREAM (not an undirected walk: siblings are not included). */
+  BOTH = 'BOTH',
+}
+
+export enum EntityKind {
+  DATASET = 'DATASET',
+  JOB = 'JOB',
+}
+
+/** Data-flow edges at dataset/job granularity. */
+export enum EdgeType {
+  /** dataset → job: the job reads the dataset. */
+  FEEDS = 'FEEDS',
+  /** job → dataset: the job writes the dataset. */
+  PRODUCES = 'PRODUCES',
+}
+
+export interface EntityRef {
+  id: string;
+  kind: EntityKind;
+  namespace: string;
+  name: string;
+}
+
+export interface LineageNode extends EntityRef {
+  /** Hops from the start node along the traversal (0 for the start node). */
+  distance: number;
+  /** Which traversal reached it first; the start node is on both. */
+  side: 'ROOT' | Direction.UPSTREAM | Direction.DOWNSTREAM;
+}
+
+export interface LineageEdge {
+  /** Data-flow direction: `from` is read or written by `to`'s side of the flow. */
+  fromId: string;
+  toId: string;
+  type: EdgeType;
+  firstSeen: string | null;
+  lastSeen: string | null;
+}
+
+export interface LineageGraph {
+  root: EntityRef;
+  direction: Direction;
+  requestedDepth: number;
+  /** The depth actually traversed: min(requested, configured maximum). */
+  depth: number;
+  /** Nodes ordered by distance, then id. */
+  nodes: LineageNode[];
+  /** Edges between returned nodes, ordered by fromId, toId. */
+  edges: LineageEdge[];
+  /** True when lineage continues beyond what is returned (depth or node limit). */
+  truncated: boolean;
+  /** Why it was truncated: DEPTH (more beyond `depth`) and/or NODE_LIMIT. Empty when complete. */
+  truncatedBy: ('DEPTH' | 'NODE_LIMIT')[];
+}
+
+export interface DatasetRecord {
+  id: string;
+  namespace: string;
+  name: string;
+  description: string | null;
+  facets: string | null;
+  firstSeen: string | null;
+  lastSeen: string | null;
+}
+
+export interface FieldRecord {
+  id: string;
+  datasetId: string;
+  name: string;
+  type: string | null;
+  description: string | null;
+}
+
+export interface JobRecord {
+  id: string;
+  namespace: string;
+  name: string;
+  description: string | null;
+  integration: string | null;
+  processingType: string | null;
+  jobType: string | null;
+  facets: string | null;
+  firstSeen: string | null;
+  lastSeen: string | null;
+}
+
+export interface RunRecord {
+  id: string;
+  runId: string;
+  jobId: string;
+  state: string | null;
+  startedAt: string | null;
+  endedAt: string | null;
+  stateAt: string | null;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  facets: string | null;
+}
