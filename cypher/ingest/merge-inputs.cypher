@@ -1,14 +1,16 @@
 // Purpose: record that runs (and their jobs) read datasets, in data-flow direction:
 //   (:Dataset)-[:INPUT_TO]->(:Run) for RunEvents and (:Dataset)-[:FEEDS]->(:Job) for every event.
-//   Edges keep firstSeen/lastSeen (min/max event time) and, on FEEDS, the latest run that read.
+//   Edges keep firstSeen/lastSeen (min/max event time), `declared` (true once any event listed the
+//   dataset in `inputs`; false when only column lineage named it) and, on FEEDS, the latest run that read.
 //   Job, run and dataset nodes must exist.
-// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, firstSeen, lastSeen}
+// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen}
 // Columns: none
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MATCH (j:Job {id: x.jobId})
 MERGE (d)-[f:FEEDS]->(j)
-SET f.firstSeen = CASE WHEN f.firstSeen IS NULL OR x.firstSeen < f.firstSeen THEN x.firstSeen ELSE f.firstSeen END,
+SET f.declared = coalesce(f.declared, false) OR x.declared,
+    f.firstSeen = CASE WHEN f.firstSeen IS NULL OR x.firstSeen < f.firstSeen THEN x.firstSeen ELSE f.firstSeen END,
     f.lastRunId = CASE WHEN x.runId IS NOT NULL AND (f.lastSeen IS NULL OR x.lastSeen > f.lastSeen
                             OR (x.lastSeen = f.lastSeen AND x.runId > coalesce(f.lastRunId, '')))
                        THEN x.runId ELSE f.lastRunId END,
@@ -18,6 +20,7 @@ CALL (d, x) {
   WITH d, x WHERE x.runId IS NOT NULL
   MATCH (r:Run {id: x.runId})
   MERGE (d)-[e:INPUT_TO]->(r)
-  SET e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
+  SET e.declared = coalesce(e.declared, false) OR x.declared,
+      e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
       e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END
 }

@@ -1,7 +1,7 @@
 // Purpose: record that runs (and their jobs) wrote datasets, in data-flow direction:
 //   (:Run)-[:OUTPUT_TO]->(:Dataset) for RunEvents and (:Job)-[:PRODUCES]->(:Dataset) for every
 //   event. Same edge properties as merge-inputs.cypher. Job, run and dataset nodes must exist.
-// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, firstSeen, lastSeen}
+// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared (always true), firstSeen, lastSeen}
 // Columns: none
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})

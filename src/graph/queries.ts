@@ -27,7 +27,7 @@ export enum Query {
   ExpandDownstream = 'lineage/expand-downstream',
   ExpandUpstream = 'lineage/expand-upstream',
   NodeExists = 'lineage/node-exists',
-  Ping = 'admin/ping',
+  DumpNamespaces = 'admin/dump-namespaces',
   SchemaApplied = 'admin/schema-applied',
 }
 

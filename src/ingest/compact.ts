@@ -12,7 +12,8 @@ import type { ColumnEdgeRow, DatasetRow, FieldRow, IoRow, JobRow, ProjectionPlan
  *    them (`facetsAt`), ties broken by the larger JSON text;
  *  - run state: highest rank (OTHER 0 < START 1 < RUNNING 2 < COMPLETE/FAIL/ABORT 3), then latest
  *    event time, then the larger state name, so terminal states are sticky;
- *  - startedAt: earliest START event.
+ *  - startedAt: earliest START event;
+ *  - an input is `declared` when any event listed it in `inputs` (else only column lineage named it).
  */
 
 export interface Seen {
@@ -77,8 +78,8 @@ export function compactPlan(plan: ProjectionPlan): CompactPlan {
       (a, b) => mergeDescribed(a, b, (x) => `${x.type ?? ''}|${x.description ?? ''}`),
     ),
     runs: reduceBy(plan.runs, (r) => r.id, runRow, mergeRun),
-    inputs: reduceBy(plan.inputs, ioKey, seenRow, mergeSeen),
-    outputs: reduceBy(plan.outputs, ioKey, seenRow, mergeSeen),
+    inputs: reduceBy(plan.inputs, ioKey, seenRow, mergeIo),
+    outputs: reduceBy(plan.outputs, ioKey, seenRow, mergeIo),
     columnEdges: reduceBy(
       plan.columnEdges,
       (r) => `${r.fromFieldId}\u0000${r.toFieldId}\u0000${r.jobId}`,
@@ -111,6 +112,10 @@ function seenRow<R extends { eventTime: string }>({ eventTime, ...rest }: R): Om
 
 function describedRow<R extends { eventTime: string; facets: string | null }>(row: R): Omit<R, 'eventTime'> & Seen & Described {
   return { ...seenRow(row), facetsAt: row.facets === null ? null : row.eventTime };
+}
+
+function mergeIo(a: CIo, b: CIo): CIo {
+  return { ...mergeSeen(a, b), declared: a.declared || b.declared };
 }
 
 function mergeSeen<C extends Seen>(a: C, b: C): C {

@@ -72,6 +72,8 @@ export interface IoRow {
   runId: string | null;
   jobId: string;
   datasetId: string;
+  /** False for an input implied only by column lineage (the event's `inputs` omit it). */
+  declared: boolean;
   eventTime: string;
 }
 
@@ -158,14 +160,22 @@ export function planEvent(plan: ProjectionPlan, v: ValidEvent): void {
       facets: jsonOrNull(v.event.run.facets),
     });
   }
+  const declaredInputs = new Set<string>();
   for (const ds of v.event.inputs ?? []) {
     const did = addDataset(plan, ds, t);
-    plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, eventTime: t });
+    declaredInputs.add(did);
+    plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t });
   }
+  const impliedInputs = new Set<string>();
   for (const ds of v.event.outputs ?? []) {
     const did = addDataset(plan, ds, t);
-    plan.outputs.push({ runId: rid, jobId: jid, datasetId: did, eventTime: t });
-    addColumnLineage(plan, ds, jid, t);
+    plan.outputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t });
+    addColumnLineage(plan, ds, jid, t).forEach((id) => impliedInputs.add(id));
+  }
+  // A dataset that column lineage names as a source was read by the job, even when a producer
+  // (dbt-ol, for one) leaves it out of `inputs`: record the read, marked as not declared.
+  for (const did of impliedInputs) {
+    if (!declaredInputs.has(did)) plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: false, eventTime: t });
   }
 }
 
@@ -211,15 +221,18 @@ interface ColumnLineageFacetShape {
   >;
 }
 
-function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, jid: string, t: string): void {
+/** Adds the column lineage of one output; returns the ids of the input datasets it names. */
+function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, jid: string, t: string): Set<string> {
+  const sources = new Set<string>();
   const cll = (out.facets as { columnLineage?: ColumnLineageFacetShape } | null | undefined)?.columnLineage;
-  if (!cll?.fields) return;
+  if (!cll?.fields) return sources;
   const outDs = datasetId(out.namespace, out.name);
   for (const [outField, spec] of Object.entries(cll.fields)) {
     const toFieldId = fieldId(out.namespace, out.name, outField);
     plan.fields.push(lineageField(toFieldId, outDs, outField, t));
     for (const input of spec.inputFields ?? []) {
       const inDs = datasetId(input.namespace, input.name);
+      sources.add(inDs);
       const fromFieldId = fieldId(input.namespace, input.name, input.field);
       plan.datasets.push({
         id: inDs,
@@ -246,6 +259,7 @@ function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, jid: string, t
       });
     }
   }
+  return sources;
 }
 
 function lineageField(id: string, dsId: string, name: string, t: string): FieldRow {

@@ -23,6 +23,7 @@ interface ExpandRow {
   type: EdgeType;
   firstSeen: string | null;
   lastSeen: string | null;
+  declared: boolean;
   node: EntityRef;
 }
 
@@ -137,4 +138,5 @@ const toEdge = (r: ExpandRow): LineageEdge => ({
   type: r.type,
   firstSeen: r.firstSeen,
   lastSeen: r.lastSeen,
+  declared: r.declared,
 });

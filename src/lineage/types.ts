@@ -46,6 +46,8 @@ export interface LineageEdge {
   type: EdgeType;
   firstSeen: string | null;
   lastSeen: string | null;
+  /** False for a read implied only by column lineage (no event listed the dataset in `inputs`). */
+  declared: boolean;
 }
 
 export interface LineageGraph {

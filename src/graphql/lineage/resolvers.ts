@@ -15,7 +15,7 @@ export class LineageQueries {
   })
   lineage(
     @Arg('nodeId', () => ID, { description: 'A dataset or job id.' }) nodeId: string,
-    @Arg('direction', () => Direction, { defaultValue: Direction.BOTH }) direction: Direction,
+    @Arg('direction', () => Direction, { defaultValue: Direction.BOTH, description: 'UPSTREAM, DOWNSTREAM or BOTH (default).' }) direction: Direction,
     @Arg('depth', () => Int, {
       nullable: true,
       description: 'Edges to follow; defaults to the server default (TRIBUTARY_DEFAULT_DEPTH), capped at TRIBUTARY_MAX_DEPTH.',

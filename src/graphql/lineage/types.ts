@@ -10,7 +10,11 @@ registerEnumType(Direction, {
     BOTH: { description: 'UPSTREAM and DOWNSTREAM together; not an undirected walk, so siblings are excluded.' },
   },
 });
-registerEnumType(EntityKind, { name: 'EntityKind', description: 'Kind of a lineage node.' });
+registerEnumType(EntityKind, {
+  name: 'EntityKind',
+  description: 'Kind of a lineage node.',
+  valuesConfig: { DATASET: { description: 'A dataset.' }, JOB: { description: 'A job.' } },
+});
 registerEnumType(EdgeType, {
   name: 'LineageEdgeType',
   description: 'Data-flow edge at dataset/job granularity.',
@@ -25,7 +29,15 @@ export enum LineageSide {
   UPSTREAM = 'UPSTREAM',
   DOWNSTREAM = 'DOWNSTREAM',
 }
-registerEnumType(LineageSide, { name: 'LineageSide', description: 'Which traversal reached a node; ROOT for the start node.' });
+registerEnumType(LineageSide, {
+  name: 'LineageSide',
+  description: 'Which traversal reached a node; ROOT for the start node.',
+  valuesConfig: {
+    ROOT: { description: 'The start node.' },
+    UPSTREAM: { description: 'Reached against data flow.' },
+    DOWNSTREAM: { description: 'Reached with data flow.' },
+  },
+});
 
 export enum TruncationReason {
   DEPTH = 'DEPTH',
@@ -33,6 +45,7 @@ export enum TruncationReason {
 }
 registerEnumType(TruncationReason, {
   name: 'TruncationReason',
+  description: 'Why a lineage result is incomplete.',
   valuesConfig: {
     DEPTH: { description: 'Lineage continues beyond the traversed depth.' },
     NODE_LIMIT: { description: 'The server node limit (TRIBUTARY_MAX_NODES) was reached.' },
@@ -41,34 +54,34 @@ registerEnumType(TruncationReason, {
 
 @ObjectType({ description: 'A dataset or job in a lineage graph.' })
 export class LineageNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Dataset or job id.' })
   id!: string;
 
-  @Field(() => EntityKind)
+  @Field(() => EntityKind, { description: 'DATASET or JOB.' })
   kind!: EntityKind;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'OpenLineage namespace.' })
   namespace!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'OpenLineage name.' })
   name!: string;
 
   @Field(() => Int, { description: 'Edges from the start node along the traversal (0 for the start node).' })
   distance!: number;
 
-  @Field(() => LineageSide)
+  @Field(() => LineageSide, { description: 'Which traversal reached the node first.' })
   side!: LineageSide;
 }
 
 @ObjectType({ description: 'An edge in data-flow direction: data moves from `fromId` to `toId`.' })
 export class LineageEdge {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Where data comes from (a dataset for FEEDS, a job for PRODUCES).' })
   fromId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Where data goes (a job for FEEDS, a dataset for PRODUCES).' })
   toId!: string;
 
-  @Field(() => EdgeType)
+  @Field(() => EdgeType, { description: 'FEEDS (read) or PRODUCES (write).' })
   type!: EdgeType;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time that recorded this read or write.' })
@@ -76,6 +89,11 @@ export class LineageEdge {
 
   @Field(() => String, { nullable: true, description: 'Latest event time that recorded this read or write.' })
   lastSeen!: string | null;
+
+  @Field(() => Boolean, {
+    description: 'False for a read that only column lineage implies: no event listed the dataset in the job inputs.',
+  })
+  declared!: boolean;
 }
 
 @ObjectType({ description: 'Directed lineage around one dataset or job.' })
@@ -83,7 +101,7 @@ export class LineageGraph {
   @Field(() => LineageNode, { description: 'The start node.' })
   root!: LineageNode;
 
-  @Field(() => Direction)
+  @Field(() => Direction, { description: 'The direction traversed.' })
   direction!: Direction;
 
   @Field(() => Int, { description: 'Depth asked for.' })

@@ -10,19 +10,19 @@ import { Dataset, DatasetField, Job, Run } from './types';
 @Resolver()
 export class NodeQueries {
   @Query(() => Dataset, { nullable: true, description: 'A dataset by id (dataset:<namespace>:<name>).' })
-  dataset(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
+  dataset(@Arg('id', () => ID, { description: 'dataset:<namespace>:<name>' }) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
     parseIdOfKind(id, NodeKind.Dataset);
     return ctx.loaders.dataset.load(id);
   }
 
   @Query(() => Job, { nullable: true, description: 'A job by id (job:<namespace>:<name>).' })
-  job(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<JobRecord | null> {
+  job(@Arg('id', () => ID, { description: 'job:<namespace>:<name>' }) id: string, @Ctx() ctx: Context): Promise<JobRecord | null> {
     parseIdOfKind(id, NodeKind.Job);
     return ctx.loaders.job.load(id);
   }
 
   @Query(() => Run, { nullable: true, description: 'A run by id (run:<uuid>).' })
-  run(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<RunRecord | null> {
+  run(@Arg('id', () => ID, { description: 'run:<uuid>' }) id: string, @Ctx() ctx: Context): Promise<RunRecord | null> {
     const ref = parseIdOfKind(id, NodeKind.Run);
     return ctx.loaders.run.load(`run:${ref.runId}`);
   }
@@ -90,7 +90,7 @@ export class RunResolver {
     return parseJsonProperty(r.facets);
   }
 
-  @FieldResolver(() => Job, { nullable: true })
+  @FieldResolver(() => Job, { nullable: true, description: 'The job this run belongs to.' })
   job(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<JobRecord | null> {
     return ctx.loaders.job.load(r.jobId);
   }

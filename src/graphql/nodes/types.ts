@@ -42,7 +42,7 @@ export class DatasetField {
   @Field(() => String, { nullable: true, description: 'Type from the latest schema facet; null when only column lineage names the field.' })
   type!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Description from the latest schema facet.' })
   description!: string | null;
 
   datasetId!: string;
@@ -53,10 +53,10 @@ export class Job {
   @Field(() => ID, { description: 'job:<namespace>:<name>, with ":" inside a component written %3A.' })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'OpenLineage job namespace (usually the scheduler or engine instance).' })
   namespace!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'OpenLineage job name within the namespace.' })
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'From the documentation job facet.' })
@@ -74,10 +74,10 @@ export class Job {
   @Field(() => GraphQLJSON, { nullable: true, description: 'Facets of the latest event that carried job facets.' })
   facets!: unknown;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Earliest event time of any event of the job.' })
   firstSeen!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Latest event time of any event of the job.' })
   lastSeen!: string | null;
 }
 

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../src/config';
+import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../src/graph/embedded/neo4j';
+import { createLogger } from '../src/log';
+
+/**
+ * `npm test`: runs every compiled test file (dist/test/{unit,cypher,api}/**\/*.test.js) with node's
+ * test runner against a real Neo4j. Without NEO4J_URI it provisions and starts the embedded Neo4j
+ * on a free port with its own store under <TRIBUTARY_HOME>/test (recreated for each run, never the
+ * service's store), and stops it afterwards. Tests isolate themselves by namespace, so they also
+ * run against a shared server given by NEO4J_URI. Extra arguments filter files by substring.
+ */
+async function main(): Promise<number> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'test-runner');
+  const filters = process.argv.slice(2);
+  const files = listTests(path.resolve(__dirname)).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  if (files.length === 0) {
+    process.stderr.write(`no test files match ${filters.join(' ')}\n`);
+    return 1;
+  }
+  let neo4j: EmbeddedNeo4j | null = null;
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (!config.neo4j) {
+    const home = path.join(config.embedded.home, 'test');
+    fs.rmSync(home, { recursive: true, force: true });
+    const started = Date.now();
+    neo4j = await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '1g', pageCache: '256m' }, log);
+    process.stdout.write(`embedded Neo4j for tests at ${neo4j.uri} (started in ${Date.now() - started} ms)\n`);
+    env.NEO4J_URI = neo4j.uri;
+  }
+  const stopNeo4j = () => neo4j?.stop();
+  process.once('SIGINT', () => void stopNeo4j()?.then(() => process.exit(130)));
+  try {
+    return await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], { env, stdio: 'inherit' });
+      child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    });
+  } finally {
+    await stopNeo4j();
+  }
+}
+
+function listTests(dir: string): string[] {
+  const out: string[] = [];
+  for (const tier of ['unit', 'cypher', 'api']) {
+    const base = path.join(dir, tier);
+    if (!fs.existsSync(base)) continue;
+    for (const f of fs.readdirSync(base, { recursive: true }) as string[]) {
+      if (f.endsWith('.test.js')) out.push(path.join(base, f));
+    }
+  }
+  return out;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`test runner: ${(err as Error)?.message ?? err}\n`);
+    process.exit(1);
+  },
+);

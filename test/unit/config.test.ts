@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig, parseByteSize } from '../../src/config';
+
+describe('config', () => {
+  it('defaults to the embedded Neo4j, port 5000 and a 16 MiB event limit', () => {
+    const c = loadConfig({});
+    assert.equal(c.neo4j, undefined);
+    assert.equal(c.http.port, 5000);
+    assert.equal(c.ingest.maxEventBytes, 16 * 1024 * 1024);
+    assert.equal(c.lineage.maxDepth, 20);
+  });
+
+  it('accepts neo4j:// routing URIs with credentials and database', () => {
+    const c = loadConfig({ NEO4J_URI: 'neo4j+s://cluster.example:7687', NEO4J_USER: 'u', NEO4J_PASSWORD: 'p', NEO4J_DATABASE: 'lineage' });
+    assert.deepEqual(c.neo4j, { uri: 'neo4j+s://cluster.example:7687', user: 'u', password: 'p', database: 'lineage' });
+  });
+
+  it('names every invalid variable', () => {
+    assert.throws(
+      () => loadConfig({ PORT: 'eighty', NEO4J_URI: 'http://x', TRIBUTARY_MAX_EVENT_BYTES: 'lots' }),
+      (e: unknown) =>
+        e instanceof ConfigError &&
+        e.message.includes('PORT') &&
+        e.message.includes('NEO4J_URI') &&
+        e.message.includes('TRIBUTARY_MAX_EVENT_BYTES'),
+    );
+    assert.throws(() => loadConfig({ TRIBUTARY_DEFAULT_DEPTH: '30', TRIBUTARY_MAX_DEPTH: '10' }), /DEFAULT_DEPTH exceeds/);
+  });
+
+  it('parses byte sizes', () => {
+    assert.equal(parseByteSize('1048576'), 1048576);
+    assert.equal(parseByteSize('512k'), 512 * 1024);
+    assert.equal(parseByteSize('16mb'), 16 * 1024 * 1024);
+    assert.equal(parseByteSize('1G'), 1024 ** 3);
+  });
+});

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AppError, ErrorCode } from '../../src/errors';
+import { datasetId, fieldId, jobId, NodeKind, parseId, parseIdOfKind, runId } from '../../src/ids';
+
+describe('node ids', () => {
+  it('escapes ":" and "%" inside components, so Kafka and JDBC namespaces parse back unambiguously', () => {
+    const id = datasetId('kafka://broker-1:9092,broker-2:9092', 'orders:v2');
+    assert.equal(id, 'dataset:kafka%3A//broker-1%3A9092,broker-2%3A9092:orders%3Av2');
+    assert.deepEqual(parseId(id), {
+      kind: NodeKind.Dataset,
+      namespace: 'kafka://broker-1:9092,broker-2:9092',
+      name: 'orders:v2',
+    });
+  });
+
+  it('round-trips every kind, including literal percent signs', () => {
+    const cases = [
+      { kind: NodeKind.Dataset, namespace: 'postgres://db:5432', name: 'public.100%_orders' },
+      { kind: NodeKind.Job, namespace: 'airflow', name: 'dag:task' },
+      { kind: NodeKind.Field, namespace: 's3://bucket', name: '/warehouse/t', field: 'address.city' },
+    ] as const;
+    for (const c of cases) {
+      const id =
+        c.kind === NodeKind.Field ? fieldId(c.namespace, c.name, c.field) : c.kind === NodeKind.Job ? jobId(c.namespace, c.name) : datasetId(c.namespace, c.name);
+      assert.deepEqual(parseId(id), c);
+    }
+    assert.equal(datasetId('a%3A', 'b'), 'dataset:a%253A:b');
+    assert.deepEqual(parseId('dataset:a%253A:b'), { kind: NodeKind.Dataset, namespace: 'a%3A', name: 'b' });
+  });
+
+  it('lower-cases run UUIDs', () => {
+    assert.equal(runId('41FB5137-F0FD-4EE5-BA5C-56F8571D1BD7'), 'run:41fb5137-f0fd-4ee5-ba5c-56f8571d1bd7');
+    assert.deepEqual(parseId('run:41FB5137-F0FD-4EE5-BA5C-56F8571D1BD7'), {
+      kind: NodeKind.Run,
+      runId: '41fb5137-f0fd-4ee5-ba5c-56f8571d1bd7',
+    });
+  });
+
+  it('rejects malformed ids with BAD_INPUT and a hint', () => {
+    const bad = [
+      'dataset:kafka://b:9092:orders', // unescaped ':' gives too many components
+      'dataset:onlyone',
+      'dataset::name',
+      'table:a:b',
+      'run:not-a-uuid',
+      'dataset:a%2Fb:c', // unknown escape
+      '',
+    ];
+    for (const id of bad) {
+      assert.throws(
+        () => parseId(id),
+        (e: unknown) => e instanceof AppError && e.code === ErrorCode.BAD_INPUT && e.message.includes('malformed node id'),
+        id,
+      );
+    }
+  });
+
+  it('checks the kind where one is expected', () => {
+    assert.equal(parseIdOfKind('job:ns:n', NodeKind.Job, NodeKind.Dataset).kind, NodeKind.Job);
+    assert.throws(() => parseIdOfKind('job:ns:n', NodeKind.Dataset), /is a job id; expected dataset/);
+  });
+});
