@@ -72,7 +72,7 @@ export class JobResolver {
     return id ? ctx.loaders.run.load(id) : null;
   }
 
-  @FieldResolver(() => [Dataset], { description: 'Datasets the job has read (any run), ordered by id.' })
+  @FieldResolver(() => [Dataset], { description: 'Datasets the job has read (any run), ordered by id; includes datasets only its column lineage names (LineageEdge.declared = false).' })
   async inputs(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<DatasetRecord[]> {
     return loadAll(ctx.loaders.dataset, (await ctx.loaders.jobIo.load(j.id)).inputs);
   }
@@ -95,7 +95,7 @@ export class RunResolver {
     return ctx.loaders.job.load(r.jobId);
   }
 
-  @FieldResolver(() => [Dataset], { description: 'Datasets this run read, ordered by id.' })
+  @FieldResolver(() => [Dataset], { description: 'Datasets this run read, ordered by id; includes datasets only its column lineage names.' })
   async inputs(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<DatasetRecord[]> {
     return loadAll(ctx.loaders.dataset, (await ctx.loaders.runIo.load(r.id)).inputs);
   }
