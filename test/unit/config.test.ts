@@ -28,6 +28,12 @@ describe('config', () => {
     assert.throws(() => loadConfig({ TRIBUTARY_DEFAULT_DEPTH: '30', TRIBUTARY_MAX_DEPTH: '10' }), /DEFAULT_DEPTH exceeds/);
   });
 
+  it('treats empty variables as unset', () => {
+    const c = loadConfig({ TRIBUTARY_INGEST_KEY: '', NEO4J_URI: '' });
+    assert.equal(c.ingest.key, undefined);
+    assert.equal(c.neo4j, undefined);
+  });
+
   it('parses byte sizes', () => {
     assert.equal(parseByteSize('1048576'), 1048576);
     assert.equal(parseByteSize('512k'), 512 * 1024);
