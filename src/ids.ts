@@ -56,6 +56,10 @@ export const jobId = (namespace: string, name: string): string =>
 export const fieldId = (namespace: string, name: string, field: string): string =>
   `${NodeKind.Field}:${escapeComponent(namespace)}:${escapeComponent(name)}:${escapeComponent(field)}`;
 
+/** The id of a field of the dataset with id `dsId` (a dataset id as made by datasetId). */
+export const fieldOfDataset = (dsId: string, field: string): string =>
+  `${NodeKind.Field}:${dsId.slice(NodeKind.Dataset.length + 1)}:${escapeComponent(field)}`;
+
 export const runId = (uuid: string): string => `${NodeKind.Run}:${uuid.toLowerCase()}`;
 
 export function formatId(ref: NodeRef): string {

@@ -1,13 +1,13 @@
 // Purpose: record column-level lineage from the columnLineage facet, in data-flow direction:
 //   (input:Field)-[:DERIVES {jobId}]->(output:Field), one edge per (input, output, job). Carries the
-//   transformations JSON (from the latest event), the distinct transformation types and subtypes,
-//   and firstSeen/lastSeen. Field nodes must exist.
-// Parameters: $rows: list of {fromFieldId, toFieldId, jobId, transformations (JSON array),
+//   transformations JSON and their distinct types and subtypes (from the latest event), and
+//   firstSeen/lastSeen. Field nodes must exist.
+// Parameters: $rows: list of {fromFieldId, toId (output field id), jobId, transformations (JSON array),
 //   types, subtypes, transformationsAt, firstSeen, lastSeen}, one per (from, to, job)
 // Columns: none
 UNWIND $rows AS x
 MATCH (src:Field {id: x.fromFieldId})
-MATCH (dst:Field {id: x.toFieldId})
+MATCH (dst:Field {id: x.toId})
 MERGE (src)-[c:DERIVES {jobId: x.jobId}]->(dst)
 SET c.firstSeen = CASE WHEN c.firstSeen IS NULL OR x.firstSeen < c.firstSeen THEN x.firstSeen ELSE c.firstSeen END,
     c.lastSeen = CASE WHEN c.lastSeen IS NULL OR x.lastSeen > c.lastSeen THEN x.lastSeen ELSE c.lastSeen END

@@ -1,5 +1,7 @@
-// Purpose: create or update Dataset nodes. Same commutative rules as merge-jobs.cypher.
-// Parameters: $rows: list of {id, namespace, name, firstSeen, lastSeen, facetsAt, facets, description},
+// Purpose: create or update Dataset nodes (facets: merge-facets.cypher). Commutative: firstSeen/
+//   lastSeen are min/max event times; rawNames (original `namespace|name` spellings normalised
+//   into this id) and normalisations (why) are sorted set unions.
+// Parameters: $rows: list of {id, namespace, name, firstSeen, lastSeen, rawNames, normalisations},
 //   one per id
 // Columns: none
 UNWIND $rows AS x
@@ -8,6 +10,6 @@ MERGE (d:Dataset {id: x.id})
 SET d.firstSeen = CASE WHEN d.firstSeen IS NULL OR x.firstSeen < d.firstSeen THEN x.firstSeen ELSE d.firstSeen END,
     d.lastSeen = CASE WHEN d.lastSeen IS NULL OR x.lastSeen > d.lastSeen THEN x.lastSeen ELSE d.lastSeen END
 WITH d, x
-WHERE x.facetsAt IS NOT NULL
-  AND (d.facetsAt IS NULL OR x.facetsAt > d.facetsAt OR (x.facetsAt = d.facetsAt AND x.facets > d.facets))
-SET d.facets = x.facets, d.facetsAt = x.facetsAt, d.description = x.description
+WHERE size(x.rawNames) > 0
+SET d.rawNames = COLLECT { UNWIND coalesce(d.rawNames, []) + x.rawNames AS s RETURN DISTINCT s ORDER BY s },
+    d.normalisations = COLLECT { UNWIND coalesce(d.normalisations, []) + x.normalisations AS s RETURN DISTINCT s ORDER BY s }

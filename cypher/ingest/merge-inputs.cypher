@@ -1,8 +1,9 @@
 // Purpose: record that runs (and their jobs) read datasets, in data-flow direction:
 //   (:Dataset)-[:INPUT_TO]->(:Run) for RunEvents and (:Dataset)-[:FEEDS]->(:Job) for every event.
-//   Edges keep firstSeen/lastSeen (min/max event time), `declared` (true once any event listed the
-//   dataset in `inputs`; false when only column lineage named it) and, on FEEDS, the latest run that read.
-//   Job, run and dataset nodes must exist.
+//   Edges keep firstSeen/lastSeen (min/max event time, kept when the job stops reading: history),
+//   `declared` (true once any event listed the dataset in `inputs`; false when only column lineage
+//   named it); FEEDS also the latest run that read (lastRunId) and, for JobEvents, the latest static
+//   report (staticAt). Input facets: merge-facets.cypher. Job, run and dataset nodes must exist.
 // Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen}
 // Columns: none
 UNWIND $rows AS x
@@ -11,9 +12,13 @@ MATCH (j:Job {id: x.jobId})
 MERGE (d)-[f:FEEDS]->(j)
 SET f.declared = coalesce(f.declared, false) OR x.declared,
     f.firstSeen = CASE WHEN f.firstSeen IS NULL OR x.firstSeen < f.firstSeen THEN x.firstSeen ELSE f.firstSeen END,
-    f.lastRunId = CASE WHEN x.runId IS NOT NULL AND (f.lastSeen IS NULL OR x.lastSeen > f.lastSeen
-                            OR (x.lastSeen = f.lastSeen AND x.runId > coalesce(f.lastRunId, '')))
+    f.lastRunId = CASE WHEN x.runId IS NOT NULL AND (f.lastRunAt IS NULL OR x.lastSeen > f.lastRunAt
+                            OR (x.lastSeen = f.lastRunAt AND x.runId > f.lastRunId))
                        THEN x.runId ELSE f.lastRunId END,
+    f.lastRunAt = CASE WHEN x.runId IS NOT NULL AND (f.lastRunAt IS NULL OR x.lastSeen > f.lastRunAt)
+                       THEN x.lastSeen ELSE f.lastRunAt END,
+    f.staticAt = CASE WHEN x.runId IS NULL AND (f.staticAt IS NULL OR x.lastSeen > f.staticAt)
+                      THEN x.lastSeen ELSE f.staticAt END,
     f.lastSeen = CASE WHEN f.lastSeen IS NULL OR x.lastSeen > f.lastSeen THEN x.lastSeen ELSE f.lastSeen END
 WITH d, x
 CALL (d, x) {

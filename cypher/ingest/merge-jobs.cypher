@@ -1,15 +1,15 @@
-// Purpose: create or update Job nodes. Commutative: firstSeen/lastSeen are min/max, facets and the
-//   properties derived from them come from the latest event that carried facets (ties: larger JSON).
-// Parameters: $rows: list of {id, namespace, name, firstSeen, lastSeen, facetsAt, facets, description,
-//   integration, processingType, jobType}, one per id
+// Purpose: create or update Job nodes (facets: merge-facets.cypher). Commutative: firstSeen/lastSeen
+//   are min/max event times; ioAt/ioRunId is the latest (time, run id) of an event that listed
+//   inputs or outputs (ioRunId null: a JobEvent), from which refresh-current-io.cypher derives the
+//   job's current inputs and outputs.
+// Parameters: $rows: list of {id, namespace, name, firstSeen, lastSeen, ioAt, ioRunId}, one per id
 // Columns: none
 UNWIND $rows AS x
 MERGE (j:Job {id: x.id})
   ON CREATE SET j.namespace = x.namespace, j.name = x.name
+WITH j, x, x.ioAt IS NOT NULL AND (j.ioAt IS NULL OR x.ioAt > j.ioAt
+       OR (x.ioAt = j.ioAt AND coalesce(x.ioRunId, '') > coalesce(j.ioRunId, ''))) AS newerIo
 SET j.firstSeen = CASE WHEN j.firstSeen IS NULL OR x.firstSeen < j.firstSeen THEN x.firstSeen ELSE j.firstSeen END,
-    j.lastSeen = CASE WHEN j.lastSeen IS NULL OR x.lastSeen > j.lastSeen THEN x.lastSeen ELSE j.lastSeen END
-WITH j, x
-WHERE x.facetsAt IS NOT NULL
-  AND (j.facetsAt IS NULL OR x.facetsAt > j.facetsAt OR (x.facetsAt = j.facetsAt AND x.facets > j.facets))
-SET j.facets = x.facets, j.facetsAt = x.facetsAt, j.description = x.description,
-    j.integration = x.integration, j.processingType = x.processingType, j.jobType = x.jobType
+    j.lastSeen = CASE WHEN j.lastSeen IS NULL OR x.lastSeen > j.lastSeen THEN x.lastSeen ELSE j.lastSeen END,
+    j.ioAt = CASE WHEN newerIo THEN x.ioAt ELSE j.ioAt END,
+    j.ioRunId = CASE WHEN newerIo THEN x.ioRunId ELSE j.ioRunId END

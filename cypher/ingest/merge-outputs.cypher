@@ -1,16 +1,21 @@
 // Purpose: record that runs (and their jobs) wrote datasets, in data-flow direction:
 //   (:Run)-[:OUTPUT_TO]->(:Dataset) for RunEvents and (:Job)-[:PRODUCES]->(:Dataset) for every
-//   event. Same edge properties as merge-inputs.cypher. Job, run and dataset nodes must exist.
-// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared (always true), firstSeen, lastSeen}
+//   event. Same edge properties as merge-inputs.cypher (declared is always true). Output facets:
+//   merge-facets.cypher. Job, run and dataset nodes must exist.
+// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen}
 // Columns: none
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MATCH (j:Job {id: x.jobId})
 MERGE (j)-[p:PRODUCES]->(d)
 SET p.firstSeen = CASE WHEN p.firstSeen IS NULL OR x.firstSeen < p.firstSeen THEN x.firstSeen ELSE p.firstSeen END,
-    p.lastRunId = CASE WHEN x.runId IS NOT NULL AND (p.lastSeen IS NULL OR x.lastSeen > p.lastSeen
-                            OR (x.lastSeen = p.lastSeen AND x.runId > coalesce(p.lastRunId, '')))
+    p.lastRunId = CASE WHEN x.runId IS NOT NULL AND (p.lastRunAt IS NULL OR x.lastSeen > p.lastRunAt
+                            OR (x.lastSeen = p.lastRunAt AND x.runId > p.lastRunId))
                        THEN x.runId ELSE p.lastRunId END,
+    p.lastRunAt = CASE WHEN x.runId IS NOT NULL AND (p.lastRunAt IS NULL OR x.lastSeen > p.lastRunAt)
+                       THEN x.lastSeen ELSE p.lastRunAt END,
+    p.staticAt = CASE WHEN x.runId IS NULL AND (p.staticAt IS NULL OR x.lastSeen > p.staticAt)
+                      THEN x.lastSeen ELSE p.staticAt END,
     p.lastSeen = CASE WHEN p.lastSeen IS NULL OR x.lastSeen > p.lastSeen THEN x.lastSeen ELSE p.lastSeen END
 WITH d, x
 CALL (d, x) {

@@ -1,10 +1,10 @@
-// Purpose: create or update Run nodes and (:Run)-[:RUN_OF]->(:Job). Commutative, so arrival order
-//   never matters: the state is the one of highest rank (OTHER 0 < START 1 < RUNNING 2 <
-//   COMPLETE/FAIL/ABORT 3), then latest stateAt, then larger name — terminal states are sticky and a
-//   late START never reopens a run; startedAt is the earliest START; endedAt is the time of the
-//   terminal state. Mirrors betterState() in src/ingest/compact.ts. The job node must exist.
-// Parameters: $rows: list of {id, runId, jobId, state, stateAt, startedAt, firstSeen, lastSeen,
-//   facetsAt, facets}, one per id
+// Purpose: create or update Run nodes and (:Run)-[:RUN_OF]->(:Job) (facets: merge-facets.cypher).
+//   Commutative, so arrival order never matters: the state is the one of highest rank (OTHER 0 <
+//   START 1 < RUNNING 2 < COMPLETE/FAIL/ABORT 3), then latest stateAt, then larger name — terminal
+//   states are sticky and a late START never reopens a run; startedAt is the earliest START;
+//   endedAt is the time of the terminal state. Mirrors betterState() in src/ingest/compact.ts.
+//   The job node must exist.
+// Parameters: $rows: list of {id, runId, jobId, state, stateAt, startedAt, firstSeen, lastSeen}, one per id
 // Columns: none
 UNWIND $rows AS x
 MATCH (j:Job {id: x.jobId})
@@ -17,16 +17,11 @@ WITH r, x, x.state IS NOT NULL AND (
        OR coalesce(rank[x.state], 0) > coalesce(rank[r.state], 0)
        OR (coalesce(rank[x.state], 0) = coalesce(rank[r.state], 0)
            AND (x.stateAt > r.stateAt OR (x.stateAt = r.stateAt AND x.state > r.state)))
-     ) AS betterState,
-     x.facetsAt IS NOT NULL
-       AND (r.facetsAt IS NULL OR x.facetsAt > r.facetsAt OR (x.facetsAt = r.facetsAt AND x.facets > r.facets))
-     AS newerFacets
+     ) AS betterState
 SET r.firstSeen = CASE WHEN r.firstSeen IS NULL OR x.firstSeen < r.firstSeen THEN x.firstSeen ELSE r.firstSeen END,
     r.lastSeen = CASE WHEN r.lastSeen IS NULL OR x.lastSeen > r.lastSeen THEN x.lastSeen ELSE r.lastSeen END,
     r.startedAt = CASE WHEN x.startedAt IS NOT NULL AND (r.startedAt IS NULL OR x.startedAt < r.startedAt)
                        THEN x.startedAt ELSE r.startedAt END,
     r.state = CASE WHEN betterState THEN x.state ELSE r.state END,
-    r.stateAt = CASE WHEN betterState THEN x.stateAt ELSE r.stateAt END,
-    r.facets = CASE WHEN newerFacets THEN x.facets ELSE r.facets END,
-    r.facetsAt = CASE WHEN newerFacets THEN x.facetsAt ELSE r.facetsAt END
+    r.stateAt = CASE WHEN betterState THEN x.stateAt ELSE r.stateAt END
 SET r.endedAt = CASE WHEN r.state IN ['COMPLETE', 'FAIL', 'ABORT'] THEN r.stateAt ELSE null END

@@ -1,6 +1,11 @@
 // Purpose: dataset lookup by id (DataLoader batch).
 // Parameters: $ids: list of dataset ids
-// Columns: dataset: {id, namespace, name, description, facets (JSON text), firstSeen, lastSeen}; ids not found are absent
+// Columns: dataset: {id, namespace, name, the properties derived from facets (description, owners,
+//   sourceName, sourceUri, lifecycleState, storageLayer, fileFormat, datasetVersion, datasetType),
+//   firstSeen, lastSeen, rawNames, normalisations, facets: list of [key, JSON text]}; ids not found are absent
 UNWIND $ids AS id
 MATCH (d:Dataset {id: id})
-RETURN d {.id, .namespace, .name, .description, .facets, .firstSeen, .lastSeen} AS dataset
+RETURN d {.id, .namespace, .name, .description, .owners, .sourceName, .sourceUri, .lifecycleState,
+          .storageLayer, .fileFormat, .datasetVersion, .datasetType, .firstSeen, .lastSeen, .rawNames,
+          .normalisations,
+          facets: [k IN keys(d) WHERE k STARTS WITH 'facet.' | [substring(k, 6), d[k]]]} AS dataset

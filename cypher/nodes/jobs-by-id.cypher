@@ -1,8 +1,10 @@
 // Purpose: job lookup by id (DataLoader batch).
 // Parameters: $ids: list of job ids
-// Columns: job: {id, namespace, name, description, integration, processingType, jobType, facets (JSON text),
-//   firstSeen, lastSeen}; ids not found are absent
+// Columns: job: {id, namespace, name, the properties derived from facets (description, integration,
+//   processingType, jobType, owners, sql, sourceCodeUrl, sourceCodeLanguage), firstSeen, lastSeen,
+//   ioAt, facets: list of [key, JSON text]}; ids not found are absent
 UNWIND $ids AS id
 MATCH (j:Job {id: id})
-RETURN j {.id, .namespace, .name, .description, .integration, .processingType, .jobType, .facets,
-          .firstSeen, .lastSeen} AS job
+RETURN j {.id, .namespace, .name, .description, .integration, .processingType, .jobType, .owners, .sql,
+          .sourceCodeUrl, .sourceCodeLanguage, .firstSeen, .lastSeen, .ioAt,
+          facets: [k IN keys(j) WHERE k STARTS WITH 'facet.' | [substring(k, 6), j[k]]]} AS job

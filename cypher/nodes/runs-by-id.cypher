@@ -1,7 +1,14 @@
-// Purpose: run lookup by id (DataLoader batch), with the id of its job.
+// Purpose: run lookup by id (DataLoader batch), with its job and its parent and root runs.
 // Parameters: $ids: list of run ids
-// Columns: run: {id, runId, state, startedAt, endedAt, stateAt, firstSeen, lastSeen, facets (JSON text), jobId};
-//   ids not found are absent
+// Columns: run: {id, runId, state, startedAt, endedAt, stateAt, firstSeen, lastSeen, the properties
+//   derived from facets (nominalStartTime, nominalEndTime, engineName, engineVersion, errorMessage,
+//   externalQueryId), facets: list of [key, JSON text], jobId, parentRunId, rootRunId}; ids not found are absent
 UNWIND $ids AS id
 MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
-RETURN r {.id, .runId, .state, .startedAt, .endedAt, .stateAt, .firstSeen, .lastSeen, .facets, jobId: j.id} AS run
+WITH r, min(j.id) AS jobId
+RETURN r {.id, .runId, .state, .startedAt, .endedAt, .stateAt, .firstSeen, .lastSeen, .nominalStartTime,
+          .nominalEndTime, .engineName, .engineVersion, .errorMessage, .externalQueryId,
+          facets: [k IN keys(r) WHERE k STARTS WITH 'facet.' | [substring(k, 6), r[k]]],
+          jobId: jobId,
+          parentRunId: COLLECT { MATCH (r)-[:PARENT]->(p:Run) RETURN p.id ORDER BY p.id LIMIT 1 }[0],
+          rootRunId: COLLECT { MATCH (r)-[:ROOT]->(p:Run) RETURN p.id ORDER BY p.id LIMIT 1 }[0]} AS run

@@ -1,4 +1,15 @@
-import type { ColumnEdgeRow, DatasetRow, FieldRow, IoRow, JobRow, ProjectionPlan, RunRow } from './plan';
+import type {
+  ColumnEdgeRow,
+  DatasetRow,
+  FacetRow,
+  FieldRow,
+  IoRow,
+  JobRow,
+  ParentRow,
+  ProjectionPlan,
+  RunRow,
+  SymlinkRow,
+} from './plan';
 
 /**
  * Reduces a plan to one row per graph key, so that each write query touches every node or
@@ -8,12 +19,14 @@ import type { ColumnEdgeRow, DatasetRow, FieldRow, IoRow, JobRow, ProjectionPlan
  * both are commutative and associative; hence the projected graph does not depend on how events
  * were split into batches, nor on their order:
  *  - firstSeen / lastSeen: min / max event time;
- *  - descriptive properties (facets, description, type, ...): from the latest event that carried
- *    them (`facetsAt`), ties broken by the larger JSON text;
+ *  - facets: per key, the one of the latest event (ties: the larger JSON; a deletion is null, the
+ *    smallest), with the properties derived from it;
  *  - run state: highest rank (OTHER 0 < START 1 < RUNNING 2 < COMPLETE/FAIL/ABORT 3), then latest
  *    event time, then the larger state name, so terminal states are sticky;
  *  - startedAt: earliest START event;
- *  - an input is `declared` when any event listed it in `inputs` (else only column lineage named it).
+ *  - a job's IO report: the latest (time, run id) of an event that listed inputs or outputs;
+ *  - an input is `declared` when any event listed it in `inputs` (else only column lineage named it);
+ *  - sets (raw spellings, normalisation reasons): union, sorted.
  */
 
 export interface Seen {
@@ -21,21 +34,18 @@ export interface Seen {
   lastSeen: string;
 }
 
-export interface Described {
-  /** Event time of the latest event that carried the descriptive properties; null if none did. */
-  facetsAt: string | null;
-}
-
-export type CJob = Omit<JobRow, 'eventTime'> & Seen & Described;
-export type CDataset = Omit<DatasetRow, 'eventTime'> & Seen & Described;
-export type CField = Omit<FieldRow, 'eventTime' | 'fromSchema'> & Seen & Described;
+export type CJob = Omit<JobRow, 'eventTime'> & Seen;
+export type CDataset = Omit<DatasetRow, 'eventTime'> & Seen;
+export type CField = Omit<FieldRow, 'eventTime' | 'fromSchema'> & Seen & { facetsAt: string | null };
 export type CIo = Omit<IoRow, 'eventTime'> & Seen;
 export type CColumnEdge = Omit<ColumnEdgeRow, 'eventTime'> & Seen & { transformationsAt: string };
-export interface CRun extends Seen, Described {
+export type CSymlink = Omit<SymlinkRow, 'eventTime'> & Seen;
+export type CParent = Omit<ParentRow, 'eventTime'> & Seen;
+export interface CRun extends Seen {
   id: string;
   runId: string;
   jobId: string;
-  facets: string | null;
+  facets: FacetRow[];
   state: string | null;
   stateAt: string | null;
   startedAt: string | null;
@@ -49,21 +59,36 @@ export interface CompactPlan {
   inputs: CIo[];
   outputs: CIo[];
   columnEdges: CColumnEdge[];
+  datasetDependencies: CColumnEdge[];
+  symlinks: CSymlink[];
+  parents: CParent[];
 }
 
-export const STATE_RANK: Record<string, number> = {
-  OTHER: 0,
-  START: 1,
-  RUNNING: 2,
-  COMPLETE: 3,
-  FAIL: 3,
-  ABORT: 3,
-};
+export const STATE_RANK: Record<string, number> = { OTHER: 0, START: 1, RUNNING: 2, COMPLETE: 3, FAIL: 3, ABORT: 3 };
 
 export function compactPlan(plan: ProjectionPlan): CompactPlan {
+  const columnEdge = (rows: ColumnEdgeRow[]) =>
+    reduceBy(
+      rows,
+      (r) => `${r.fromFieldId}\u0000${r.toId}\u0000${r.jobId}`,
+      ({ eventTime, ...rest }) => ({ ...rest, firstSeen: eventTime, lastSeen: eventTime, transformationsAt: eventTime }),
+      (a, b) => {
+        const later = newer(a.transformationsAt, a.transformations, b.transformationsAt, b.transformations) ? a : b;
+        return { ...later, ...seen(a, b) };
+      },
+    );
   return {
-    jobs: reduceBy(plan.jobs, (r) => r.id, describedRow, mergeDescribed),
-    datasets: reduceBy(plan.datasets, (r) => r.id, describedRow, mergeDescribed),
+    jobs: reduceBy(plan.jobs, (r) => r.id, seenRow, (a, b) => {
+      const io = newer(a.ioAt, a.ioRunId ?? '', b.ioAt, b.ioRunId ?? '') ? a : b;
+      return { ...a, ...seen(a, b), facets: mergeFacets(a.facets, b.facets), ioAt: io.ioAt, ioRunId: io.ioRunId };
+    }),
+    datasets: reduceBy(plan.datasets, (r) => r.id, seenRow, (a, b) => ({
+      ...a,
+      ...seen(a, b),
+      facets: mergeFacets(a.facets, b.facets),
+      rawNames: union(a.rawNames, b.rawNames),
+      normalisations: union(a.normalisations, b.normalisations),
+    })),
     fields: reduceBy(
       plan.fields,
       (r) => r.id,
@@ -75,21 +100,24 @@ export function compactPlan(plan: ProjectionPlan): CompactPlan {
         type: fromSchema ? rest.type : null,
         description: fromSchema ? rest.description : null,
       }),
-      (a, b) => mergeDescribed(a, b, (x) => `${x.type ?? ''}|${x.description ?? ''}`),
+      (a, b) => {
+        const text = (x: CField) => `${x.type ?? ''}|${x.description ?? ''}`;
+        const winner = newer(a.facetsAt, text(a), b.facetsAt, text(b)) ? a : b;
+        return { ...winner, ...seen(a, b) };
+      },
     ),
     runs: reduceBy(plan.runs, (r) => r.id, runRow, mergeRun),
     inputs: reduceBy(plan.inputs, ioKey, seenRow, mergeIo),
     outputs: reduceBy(plan.outputs, ioKey, seenRow, mergeIo),
-    columnEdges: reduceBy(
-      plan.columnEdges,
-      (r) => `${r.fromFieldId}\u0000${r.toFieldId}\u0000${r.jobId}`,
-      ({ eventTime, ...rest }) => ({ ...rest, firstSeen: eventTime, lastSeen: eventTime, transformationsAt: eventTime }),
-      (a, b) => {
-        const seen = mergeSeen(a, b);
-        const later = newer(a.transformationsAt, a.transformations, b.transformationsAt, b.transformations) ? a : b;
-        return { ...later, firstSeen: seen.firstSeen, lastSeen: seen.lastSeen };
-      },
-    ),
+    columnEdges: columnEdge(plan.columnEdges),
+    datasetDependencies: columnEdge(plan.datasetDependencies),
+    symlinks: reduceBy(plan.symlinks, (r) => `${r.datasetId}\u0000${r.aliasId}\u0000${r.type}`, seenRow, (a, b) => ({ ...a, ...seen(a, b) })),
+    parents: reduceBy(plan.parents, (r) => `${r.runId}\u0000${r.parentRunId}`, seenRow, (a, b) => {
+      // The root as of the latest event that named one.
+      const rootOf = (x: CParent) => (x.rootRunId === null ? null : x.lastSeen);
+      const root = newer(rootOf(a), a.rootRunId ?? '', rootOf(b), b.rootRunId ?? '') ? a : b;
+      return { ...a, ...seen(a, b), rootRunId: root.rootRunId, rootJobId: root.rootJobId, rootJobNamespace: root.rootJobNamespace, rootJobName: root.rootJobName };
+    }),
   };
 }
 
@@ -110,31 +138,25 @@ function seenRow<R extends { eventTime: string }>({ eventTime, ...rest }: R): Om
   return { ...rest, firstSeen: eventTime, lastSeen: eventTime };
 }
 
-function describedRow<R extends { eventTime: string; facets: string | null }>(row: R): Omit<R, 'eventTime'> & Seen & Described {
-  return { ...seenRow(row), facetsAt: row.facets === null ? null : row.eventTime };
-}
-
-function mergeIo(a: CIo, b: CIo): CIo {
-  return { ...mergeSeen(a, b), declared: a.declared || b.declared };
-}
-
-function mergeSeen<C extends Seen>(a: C, b: C): C {
+function seen(a: Seen, b: Seen): Seen {
   return {
-    ...a,
     firstSeen: a.firstSeen < b.firstSeen ? a.firstSeen : b.firstSeen,
     lastSeen: a.lastSeen > b.lastSeen ? a.lastSeen : b.lastSeen,
   };
 }
 
-/** Keeps the descriptive part of the row whose facetsAt is later (ties: larger text). */
-function mergeDescribed<C extends Seen & Described & { facets?: string | null }>(
-  a: C,
-  b: C,
-  text: (c: C) => string = (c) => c.facets ?? '',
-): C {
-  const seen = mergeSeen(a, b);
-  const winner = newer(a.facetsAt, text(a), b.facetsAt, text(b)) ? a : b;
-  return { ...winner, firstSeen: seen.firstSeen, lastSeen: seen.lastSeen };
+function mergeIo(a: CIo, b: CIo): CIo {
+  return { ...a, ...seen(a, b), declared: a.declared || b.declared, facets: mergeFacets(a.facets, b.facets) };
+}
+
+/** Per key, the facet of the latest event; mirrored by the facet SET in the merge-*.cypher files. */
+export function mergeFacets(a: FacetRow[], b: FacetRow[]): FacetRow[] {
+  const byKey = new Map<string, FacetRow>();
+  for (const f of [...a, ...b]) {
+    const prev = byKey.get(f.key);
+    if (!prev || newer(f.at, f.value ?? '', prev.at, prev.value ?? '')) byKey.set(f.key, f);
+  }
+  return [...byKey.values()].sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : 0));
 }
 
 /** True when (atA, textA) is strictly later than (atB, textB); a null time is never later. */
@@ -145,6 +167,10 @@ function newer(atA: string | null, textA: string, atB: string | null, textB: str
   return textA > textB;
 }
 
+function union(a: string[], b: string[]): string[] {
+  return [...new Set([...a, ...b])].sort();
+}
+
 function runRow(r: RunRow): CRun {
   const state = r.eventType;
   return {
@@ -152,7 +178,6 @@ function runRow(r: RunRow): CRun {
     runId: r.runId,
     jobId: r.jobId,
     facets: r.facets,
-    facetsAt: r.facets === null ? null : r.eventTime,
     firstSeen: r.eventTime,
     lastSeen: r.eventTime,
     state,
@@ -162,12 +187,13 @@ function runRow(r: RunRow): CRun {
 }
 
 function mergeRun(a: CRun, b: CRun): CRun {
-  const described = mergeDescribed(a, b);
   const stateWinner = betterState(a, b) ? a : b;
   const starts = [a.startedAt, b.startedAt].filter((s): s is string => s !== null).sort();
-  const jobWinner = a.lastSeen >= b.lastSeen ? a : b;
+  const jobWinner = newer(a.lastSeen, a.jobId, b.lastSeen, b.jobId) ? a : b;
   return {
-    ...described,
+    ...a,
+    ...seen(a, b),
+    facets: mergeFacets(a.facets, b.facets),
     jobId: jobWinner.jobId,
     state: stateWinner.state,
     stateAt: stateWinner.stateAt,

@@ -26,17 +26,6 @@ export type IngestOutcome =
   | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean }
   | { ok: false; error: AppError };
 
-/** Write order: nodes before the edges that MATCH them. */
-const WRITES: [Query, keyof CompactPlan][] = [
-  [Query.MergeJobs, 'jobs'],
-  [Query.MergeDatasets, 'datasets'],
-  [Query.MergeFields, 'fields'],
-  [Query.MergeRuns, 'runs'],
-  [Query.MergeInputs, 'inputs'],
-  [Query.MergeOutputs, 'outputs'],
-  [Query.MergeColumnLineage, 'columnEdges'],
-];
-
 export class Ingestor {
   constructor(private readonly executor: Executor) {}
 
@@ -79,9 +68,35 @@ async function storeAndProject(tx: TxRunner, events: { row: StoredEventRow; vali
   const created = new Set(stored.filter((r) => r.created).map((r) => r.id));
   const plan = emptyPlan();
   for (const e of events) if (created.has(e.row.id)) planEvent(plan, e.valid);
-  const compact = compactPlan(plan);
-  for (const [query, key] of WRITES) {
-    if (compact[key].length > 0) await tx.run(query, { rows: compact[key] });
-  }
+  await writePlan(tx, compactPlan(plan));
   return created;
+}
+
+/** Writes a compact plan: nodes before the edges that MATCH them, facets last. */
+export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
+  const run = async (query: Query, rows: unknown[]) => {
+    if (rows.length > 0) await tx.run(query, { rows });
+  };
+  const noFacets = <T extends { facets: unknown }>(rows: T[]) => rows.map(({ facets: _facets, ...rest }) => rest);
+  await run(Query.MergeJobs, noFacets(p.jobs));
+  await run(Query.MergeDatasets, noFacets(p.datasets));
+  await run(Query.MergeFields, p.fields);
+  await run(Query.MergeRuns, noFacets(p.runs));
+  await run(Query.MergeInputs, noFacets(p.inputs));
+  await run(Query.MergeOutputs, noFacets(p.outputs));
+  await run(Query.MergeColumnLineage, p.columnEdges);
+  await run(Query.MergeDatasetDependencies, p.datasetDependencies);
+  await run(Query.MergeSymlinks, p.symlinks);
+  await run(Query.MergeParents, p.parents);
+  const withFacets = <T extends { facets: unknown[] }>(rows: T[]) => rows.filter((r) => r.facets.length > 0);
+  const facets = {
+    jobs: withFacets(p.jobs).map((r) => ({ id: r.id, facets: r.facets })),
+    datasets: withFacets(p.datasets).map((r) => ({ id: r.id, facets: r.facets })),
+    runs: withFacets(p.runs).map((r) => ({ id: r.id, facets: r.facets })),
+    inputs: withFacets(p.inputs).filter((r) => r.runId !== null),
+    outputs: withFacets(p.outputs).filter((r) => r.runId !== null),
+  };
+  if (Object.values(facets).some((l) => l.length > 0)) await tx.run(Query.MergeFacets, facets);
+  const ioJobs = p.jobs.filter((j) => j.ioAt !== null).map((j) => j.id);
+  if (ioJobs.length > 0) await tx.run(Query.RefreshCurrentIo, { jobIds: ioJobs });
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { datasetId, fieldId, jobId, runId } from '../ids';
+import { datasetId, fieldOfDataset, jobId, runId } from '../ids';
+import { DATASET_DERIVED, derive, JOB_DERIVED, RUN_DERIVED } from './derive';
 import type { SchemaField } from './facets';
+import { normaliseDatasetName } from './naming';
 import type { ValidEvent } from './validate';
 
 /**
@@ -9,7 +11,7 @@ import type { ValidEvent } from './validate';
  * Pure: no I/O, deterministic for a given input.
  *
  * Every row carries the event's UTC `eventTime`; the Cypher uses it to make the result independent
- * of arrival order (min/max times, latest-by-eventTime properties, ranked run states).
+ * of arrival order (min/max times, latest-by-eventTime facets, ranked run states).
  */
 
 export interface StoredEventRow {
@@ -25,17 +27,26 @@ export interface StoredEventRow {
   raw: string;
 }
 
+/** One facet of one node (or edge) as of one event. Stored as `facet.<key>` / `facetAt.<key>`. */
+export interface FacetRow {
+  key: string;
+  /** The facet's JSON; null when the event deletes it (`_deleted: true`). */
+  value: string | null;
+  at: string;
+  /** Typed properties read from this facet (derive.ts); null values clear them. */
+  derived: Record<string, unknown>;
+}
+
 export interface JobRow {
   id: string;
   namespace: string;
   name: string;
   eventTime: string;
-  /** JSON of the job's facets in this event; null when the event carried none. */
-  facets: string | null;
-  description: string | null;
-  integration: string | null;
-  processingType: string | null;
-  jobType: string | null;
+  facets: FacetRow[];
+  /** Set when the event reported inputs or outputs: the job's IO as of this time. */
+  ioAt: string | null;
+  /** Run node id of that report; null for a JobEvent (static lineage). */
+  ioRunId: string | null;
 }
 
 export interface DatasetRow {
@@ -43,8 +54,10 @@ export interface DatasetRow {
   namespace: string;
   name: string;
   eventTime: string;
-  facets: string | null;
-  description: string | null;
+  facets: FacetRow[];
+  /** `namespace|name` spellings normalised into this id (naming.ts), with the reasons. */
+  rawNames: string[];
+  normalisations: string[];
 }
 
 export interface FieldRow {
@@ -64,7 +77,7 @@ export interface RunRow {
   jobId: string;
   eventType: string | null;
   eventTime: string;
-  facets: string | null;
+  facets: FacetRow[];
 }
 
 export interface IoRow {
@@ -75,11 +88,14 @@ export interface IoRow {
   /** False for an input implied only by column lineage (the event's `inputs` omit it). */
   declared: boolean;
   eventTime: string;
+  /** inputFacets / outputFacets of the dataset in this run (stored on the run-level edge). */
+  facets: FacetRow[];
 }
 
 export interface ColumnEdgeRow {
   fromFieldId: string;
-  toFieldId: string;
+  /** An output field id (column lineage `fields`), or a dataset id (`dataset[]` dependencies). */
+  toId: string;
   jobId: string;
   /** JSON array of the input field's transformations (spec 1-2-0), possibly synthesised from
    *  the deprecated transformationType/transformationDescription. */
@@ -87,6 +103,28 @@ export interface ColumnEdgeRow {
   /** Distinct `type` and `subtype` values of those transformations, sorted. */
   types: string[];
   subtypes: string[];
+  eventTime: string;
+}
+
+/** A symlinks facet identifier: `datasetId` is also known as `aliasId`. */
+export interface SymlinkRow {
+  datasetId: string;
+  aliasId: string;
+  type: string;
+  eventTime: string;
+}
+
+/** Parent run facet: `runId` is a child of `parentRunId` (of job `parentJobId`), root optional. */
+export interface ParentRow {
+  runId: string;
+  parentRunId: string;
+  parentJobId: string;
+  parentJobNamespace: string;
+  parentJobName: string;
+  rootRunId: string | null;
+  rootJobId: string | null;
+  rootJobNamespace: string | null;
+  rootJobName: string | null;
   eventTime: string;
 }
 
@@ -98,11 +136,19 @@ export interface ProjectionPlan {
   inputs: IoRow[];
   outputs: IoRow[];
   columnEdges: ColumnEdgeRow[];
+  datasetDependencies: ColumnEdgeRow[];
+  symlinks: SymlinkRow[];
+  parents: ParentRow[];
 }
 
 /** The stored form of an event: its id is the SHA-256 of its exact JSON text. */
 export function storedEventRow(v: ValidEvent, raw: string): StoredEventRow {
   const e = v.event as { producer: string; job?: { namespace: string; name: string } };
+  let dsId: string | null = null;
+  if (v.kind === 'DatasetEvent') {
+    const n = normaliseDatasetName(v.event.dataset.namespace, v.event.dataset.name);
+    dsId = datasetId(n.namespace, n.name);
+  }
   return {
     id: `event:${createHash('sha256').update(raw).digest('hex')}`,
     kind: v.kind,
@@ -112,19 +158,32 @@ export function storedEventRow(v: ValidEvent, raw: string): StoredEventRow {
     specVersion: v.specVersion,
     runId: v.kind === 'RunEvent' ? runId(v.event.run.runId) : null,
     jobId: e.job ? jobId(e.job.namespace, e.job.name) : null,
-    datasetId: v.kind === 'DatasetEvent' ? datasetId(v.event.dataset.namespace, v.event.dataset.name) : null,
+    datasetId: dsId,
     raw,
   };
 }
 
 export function emptyPlan(): ProjectionPlan {
-  return { jobs: [], datasets: [], fields: [], runs: [], inputs: [], outputs: [], columnEdges: [] };
+  return {
+    jobs: [],
+    datasets: [],
+    fields: [],
+    runs: [],
+    inputs: [],
+    outputs: [],
+    columnEdges: [],
+    datasetDependencies: [],
+    symlinks: [],
+    parents: [],
+  };
 }
+
+type FacetMap = Record<string, unknown> | null | undefined;
 
 interface DatasetLike {
   namespace: string;
   name: string;
-  facets?: Record<string, unknown> | null;
+  facets?: FacetMap;
 }
 
 /** Adds one validated event to a plan. */
@@ -136,64 +195,61 @@ export function planEvent(plan: ProjectionPlan, v: ValidEvent): void {
   }
   const job = v.event.job;
   const jid = jobId(job.namespace, job.name);
-  const jf = (job.facets ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const rid = v.kind === 'RunEvent' ? runId(v.event.run.runId) : null;
+  const inputs = v.event.inputs ?? [];
+  const outputs = v.event.outputs ?? [];
+  const reportsIo = inputs.length + outputs.length > 0;
   plan.jobs.push({
     id: jid,
     namespace: job.namespace,
     name: job.name,
     eventTime: t,
-    facets: jsonOrNull(job.facets),
-    description: str(jf.documentation?.description),
-    integration: str(jf.jobType?.integration),
-    processingType: str(jf.jobType?.processingType),
-    jobType: str(jf.jobType?.jobType),
+    facets: facetRows(job.facets, t, JOB_DERIVED),
+    ioAt: reportsIo ? t : null,
+    ioRunId: reportsIo ? rid : null,
   });
-  let rid: string | null = null;
-  if (v.kind === 'RunEvent') {
-    rid = runId(v.event.run.runId);
+  if (v.kind === 'RunEvent' && rid) {
     plan.runs.push({
       id: rid,
       runId: v.event.run.runId.toLowerCase(),
       jobId: jid,
       eventType: v.eventType,
       eventTime: t,
-      facets: jsonOrNull(v.event.run.facets),
+      facets: facetRows(v.event.run.facets, t, RUN_DERIVED),
     });
+    addParent(plan, rid, v.event.run.facets, t);
   }
   const declaredInputs = new Set<string>();
-  for (const ds of v.event.inputs ?? []) {
+  for (const ds of inputs) {
     const did = addDataset(plan, ds, t);
     declaredInputs.add(did);
-    plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t });
+    const ioFacets = (ds as { inputFacets?: FacetMap }).inputFacets;
+    plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}) });
   }
   const impliedInputs = new Set<string>();
-  for (const ds of v.event.outputs ?? []) {
+  for (const ds of outputs) {
     const did = addDataset(plan, ds, t);
-    plan.outputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t });
-    addColumnLineage(plan, ds, jid, t).forEach((id) => impliedInputs.add(id));
+    const ioFacets = (ds as { outputFacets?: FacetMap }).outputFacets;
+    plan.outputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}) });
+    addColumnLineage(plan, ds, did, jid, t).forEach((id) => impliedInputs.add(id));
   }
   // A dataset that column lineage names as a source was read by the job, even when a producer
   // (dbt-ol, for one) leaves it out of `inputs`: record the read, marked as not declared.
   for (const did of impliedInputs) {
-    if (!declaredInputs.has(did)) plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: false, eventTime: t });
+    if (!declaredInputs.has(did)) {
+      plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: false, eventTime: t, facets: [] });
+    }
   }
 }
 
+/** Adds a dataset node (normalised name), its schema fields and symlinks; returns its id. */
 function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string): string {
-  const id = datasetId(ds.namespace, ds.name);
+  const id = datasetRef(plan, ds.namespace, ds.name, t, facetRows(ds.facets, t, DATASET_DERIVED));
   const facets = (ds.facets ?? {}) as Record<string, Record<string, unknown> | undefined>;
-  plan.datasets.push({
-    id,
-    namespace: ds.namespace,
-    name: ds.name,
-    eventTime: t,
-    facets: jsonOrNull(ds.facets),
-    description: str(facets.documentation?.description),
-  });
-  const schemaFields = facets.schema?.fields as SchemaField[] | null | undefined;
-  for (const f of flattenSchema(schemaFields ?? [])) {
+  const schemaFields = facets.schema?._deleted === true ? [] : ((facets.schema?.fields as SchemaField[] | null | undefined) ?? []);
+  for (const f of flattenSchema(schemaFields)) {
     plan.fields.push({
-      id: fieldId(ds.namespace, ds.name, f.path),
+      id: fieldOfDataset(id, f.path),
       datasetId: id,
       name: f.path,
       type: f.type,
@@ -202,68 +258,111 @@ function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string): string {
       eventTime: t,
     });
   }
+  const identifiers = (facets.symlinks?.identifiers as { namespace: string; name: string; type: string }[] | null | undefined) ?? [];
+  for (const ident of identifiers) {
+    const aliasId = datasetRef(plan, ident.namespace, ident.name, t);
+    if (aliasId !== id) plan.symlinks.push({ datasetId: id, aliasId, type: ident.type, eventTime: t });
+  }
   return id;
 }
 
+/** Adds a dataset row for a reference (by default without facets); returns the normalised id. */
+function datasetRef(plan: ProjectionPlan, namespace: string, name: string, t: string, facets: FacetRow[] = []): string {
+  const n = normaliseDatasetName(namespace, name);
+  const id = datasetId(n.namespace, n.name);
+  const changed = n.reasons.length > 0;
+  plan.datasets.push({
+    id,
+    namespace: n.namespace,
+    name: n.name,
+    eventTime: t,
+    facets,
+    rawNames: changed ? [`${namespace}|${name}`] : [],
+    normalisations: changed ? n.reasons.map((r) => `${namespace}|${name}: ${r}`) : [],
+  });
+  return id;
+}
+
+interface InputFieldShape {
+  namespace: string;
+  name: string;
+  field: string;
+  transformations?: unknown[] | null;
+}
+
 interface ColumnLineageFacetShape {
-  fields?: Record<
-    string,
-    {
-      inputFields?: {
-        namespace: string;
-        name: string;
-        field: string;
-        transformations?: unknown[] | null;
-      }[];
-      transformationDescription?: string | null;
-      transformationType?: string | null;
-    }
-  >;
+  _deleted?: boolean;
+  fields?: Record<string, { inputFields?: InputFieldShape[]; transformationDescription?: string | null; transformationType?: string | null }>;
+  dataset?: InputFieldShape[] | null;
 }
 
 /** Adds the column lineage of one output; returns the ids of the input datasets it names. */
-function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, jid: string, t: string): Set<string> {
+function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string, jid: string, t: string): Set<string> {
   const sources = new Set<string>();
   const cll = (out.facets as { columnLineage?: ColumnLineageFacetShape } | null | undefined)?.columnLineage;
-  if (!cll?.fields) return sources;
-  const outDs = datasetId(out.namespace, out.name);
-  for (const [outField, spec] of Object.entries(cll.fields)) {
-    const toFieldId = fieldId(out.namespace, out.name, outField);
-    plan.fields.push(lineageField(toFieldId, outDs, outField, t));
+  if (!cll || cll._deleted === true) return sources;
+  const inputEdge = (input: InputFieldShape, toId: string, deprecated?: { type?: string | null; description?: string | null }) => {
+    const inDs = datasetRef(plan, input.namespace, input.name, t);
+    sources.add(inDs);
+    const fromFieldId = fieldOfDataset(inDs, input.field);
+    plan.fields.push(lineageField(fromFieldId, inDs, input.field, t));
+    const transformations =
+      input.transformations ??
+      (deprecated?.type ? [{ type: deprecated.type, description: deprecated.description ?? null, deprecatedForm: true }] : []);
+    return {
+      fromFieldId,
+      toId,
+      jobId: jid,
+      transformations: JSON.stringify(transformations),
+      types: distinct(transformations, 'type'),
+      subtypes: distinct(transformations, 'subtype'),
+      eventTime: t,
+    };
+  };
+  for (const [outField, spec] of Object.entries(cll.fields ?? {})) {
+    const toFieldId = fieldOfDataset(outId, outField);
+    plan.fields.push(lineageField(toFieldId, outId, outField, t));
     for (const input of spec.inputFields ?? []) {
-      const inDs = datasetId(input.namespace, input.name);
-      sources.add(inDs);
-      const fromFieldId = fieldId(input.namespace, input.name, input.field);
-      plan.datasets.push({
-        id: inDs,
-        namespace: input.namespace,
-        name: input.name,
-        eventTime: t,
-        facets: null,
-        description: null,
-      });
-      plan.fields.push(lineageField(fromFieldId, inDs, input.field, t));
-      const transformations =
-        input.transformations ??
-        (spec.transformationType
-          ? [{ type: spec.transformationType, description: spec.transformationDescription ?? null, deprecatedForm: true }]
-          : []);
-      plan.columnEdges.push({
-        fromFieldId,
-        toFieldId,
-        jobId: jid,
-        transformations: JSON.stringify(transformations),
-        types: distinct(transformations, 'type'),
-        subtypes: distinct(transformations, 'subtype'),
-        eventTime: t,
-      });
+      plan.columnEdges.push(inputEdge(input, toFieldId, { type: spec.transformationType, description: spec.transformationDescription }));
     }
   }
+  // Dataset-level dependencies (spec 1-2-0): input fields that affect the whole output (filters,
+  // joins, sorts). Stored as field → dataset edges, not copied onto every output field.
+  for (const input of cll.dataset ?? []) plan.datasetDependencies.push(inputEdge(input, outId));
   return sources;
+}
+
+function addParent(plan: ProjectionPlan, rid: string, facets: FacetMap, t: string): void {
+  const parent = (facets as { parent?: Record<string, any> } | null | undefined)?.parent;
+  if (!parent || parent._deleted === true || !parent.run?.runId) return;
+  const root = parent.root?.run?.runId ? parent.root : null;
+  plan.parents.push({
+    runId: rid,
+    parentRunId: runId(parent.run.runId),
+    parentJobId: jobId(parent.job.namespace, parent.job.name),
+    parentJobNamespace: parent.job.namespace,
+    parentJobName: parent.job.name,
+    rootRunId: root ? runId(root.run.runId) : null,
+    rootJobId: root ? jobId(root.job.namespace, root.job.name) : null,
+    rootJobNamespace: root?.job.namespace ?? null,
+    rootJobName: root?.job.name ?? null,
+    eventTime: t,
+  });
 }
 
 function lineageField(id: string, dsId: string, name: string, t: string): FieldRow {
   return { id, datasetId: dsId, name, type: null, description: null, fromSchema: false, eventTime: t };
+}
+
+/** One row per facet key; `_deleted: true` gives a deletion (value null). */
+export function facetRows(facets: FacetMap, at: string, derivation: Parameters<typeof derive>[0]): FacetRow[] {
+  return Object.entries(facets ?? {})
+    .filter(([, value]) => value !== null && value !== undefined)
+    .map(([key, value]) => {
+      const deleted = (value as { _deleted?: unknown })._deleted === true;
+      const facet = deleted ? null : (value as Record<string, unknown>);
+      return { key, value: facet === null ? null : JSON.stringify(facet), at, derived: derive(derivation, key, facet) };
+    });
 }
 
 /** Nested schema fields become dotted paths (`address.city`), parents first. */
@@ -283,12 +382,4 @@ export function flattenSchema(
 function distinct(items: unknown[], key: 'type' | 'subtype'): string[] {
   const values = items.map((i) => (i as Record<string, unknown> | null)?.[key]).filter((v): v is string => typeof v === 'string');
   return [...new Set(values)].sort();
-}
-
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
-function jsonOrNull(v: unknown): string | null {
-  if (v === undefined || v === null) return null;
-  if (typeof v === 'object' && Object.keys(v as object).length === 0) return null;
-  return JSON.stringify(v);
 }

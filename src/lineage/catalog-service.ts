@@ -1,6 +1,18 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
-import type { DatasetRecord, FieldRecord, JobRecord, RunRecord } from './types';
+import { parseJsonProperty } from '../graph/mappers';
+import type { DatasetRecord, Facets, FieldRecord, JobRecord, RunRecord } from './types';
+
+type WithFacetPairs<T> = Omit<T, 'facets'> & { facets: [string, string | null][] };
+
+/** `[[key, json], ...]` as stored (facet.<key> properties) → `{key: parsed}`. */
+function facetsOf<T extends { facets: Facets }>(row: WithFacetPairs<T>): T {
+  const facets: Facets = {};
+  for (const [key, json] of [...row.facets].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (json !== null) facets[key] = parseJsonProperty(json);
+  }
+  return { ...row, facets } as unknown as T;
+}
 
 /**
  * Batched lookups of datasets, jobs, runs and their neighbourhoods. Every method takes a list of
@@ -11,18 +23,23 @@ export class CatalogService {
   constructor(private readonly executor: Executor) {}
 
   async datasets(ids: readonly string[]): Promise<(DatasetRecord | null)[]> {
-    const rows = await this.executor.read<{ dataset: DatasetRecord }>(Query.DatasetsById, { ids });
-    return align(ids, rows.map((r) => r.dataset), (d) => d.id, null);
+    const rows = await this.executor.read<{ dataset: WithFacetPairs<DatasetRecord> }>(Query.DatasetsById, { ids });
+    const datasets = rows.map((r) => facetsOf<DatasetRecord>(r.dataset));
+    for (const d of datasets) {
+      d.rawNames ??= [];
+      d.normalisations ??= [];
+    }
+    return align(ids, datasets, (d) => d.id, null);
   }
 
   async jobs(ids: readonly string[]): Promise<(JobRecord | null)[]> {
-    const rows = await this.executor.read<{ job: JobRecord }>(Query.JobsById, { ids });
-    return align(ids, rows.map((r) => r.job), (j) => j.id, null);
+    const rows = await this.executor.read<{ job: WithFacetPairs<JobRecord> }>(Query.JobsById, { ids });
+    return align(ids, rows.map((r) => facetsOf<JobRecord>(r.job)), (j) => j.id, null);
   }
 
   async runs(ids: readonly string[]): Promise<(RunRecord | null)[]> {
-    const rows = await this.executor.read<{ run: RunRecord }>(Query.RunsById, { ids });
-    return align(ids, rows.map((r) => r.run), (r) => r.id, null);
+    const rows = await this.executor.read<{ run: WithFacetPairs<RunRecord> }>(Query.RunsById, { ids });
+    return align(ids, rows.map((r) => facetsOf<RunRecord>(r.run)), (r) => r.id, null);
   }
 
   /** Fields of each dataset, ordered by name. */

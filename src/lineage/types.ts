@@ -66,14 +66,29 @@ export interface LineageGraph {
   truncatedBy: ('DEPTH' | 'NODE_LIMIT')[];
 }
 
+/** Facets by key, each as the JSON the latest event sent (see merge-facets.cypher). */
+export type Facets = Record<string, unknown>;
+
 export interface DatasetRecord {
   id: string;
   namespace: string;
   name: string;
   description: string | null;
-  facets: string | null;
+  owners: string[] | null;
+  sourceName: string | null;
+  sourceUri: string | null;
+  lifecycleState: string | null;
+  storageLayer: string | null;
+  fileFormat: string | null;
+  datasetVersion: string | null;
+  datasetType: string | null;
   firstSeen: string | null;
   lastSeen: string | null;
+  /** Original `namespace|name` spellings normalised into this id. */
+  rawNames: string[];
+  /** Why each spelling was normalised. */
+  normalisations: string[];
+  facets: Facets;
 }
 
 export interface FieldRecord {
@@ -92,9 +107,15 @@ export interface JobRecord {
   integration: string | null;
   processingType: string | null;
   jobType: string | null;
-  facets: string | null;
+  owners: string[] | null;
+  sql: string | null;
+  sourceCodeUrl: string | null;
+  sourceCodeLanguage: string | null;
   firstSeen: string | null;
   lastSeen: string | null;
+  /** Event time of the job's latest IO report (its current inputs and outputs). */
+  ioAt: string | null;
+  facets: Facets;
 }
 
 export interface RunRecord {
@@ -107,5 +128,13 @@ export interface RunRecord {
   stateAt: string | null;
   firstSeen: string | null;
   lastSeen: string | null;
-  facets: string | null;
+  nominalStartTime: string | null;
+  nominalEndTime: string | null;
+  engineName: string | null;
+  engineVersion: string | null;
+  errorMessage: string | null;
+  externalQueryId: string | null;
+  parentRunId: string | null;
+  rootRunId: string | null;
+  facets: Facets;
 }

@@ -1,6 +1,4 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { GraphQLJSON } from 'graphql-scalars';
-import { parseJsonProperty } from '../../graph/mappers';
 import { NodeKind, parseIdOfKind } from '../../ids';
 import type { DatasetRecord, FieldRecord, JobRecord, RunRecord } from '../../lineage/types';
 import { loadAll, type Context } from '../context';
@@ -30,11 +28,6 @@ export class NodeQueries {
 
 @Resolver(() => Dataset)
 export class DatasetResolver {
-  @FieldResolver(() => GraphQLJSON, { nullable: true })
-  facets(@Root() d: DatasetRecord): unknown {
-    return parseJsonProperty(d.facets);
-  }
-
   @FieldResolver(() => [DatasetField], { description: 'Fields ordered by name.' })
   fields(@Root() d: DatasetRecord, @Ctx() ctx: Context): Promise<FieldRecord[]> {
     return ctx.loaders.fields.load(d.id);
@@ -61,11 +54,6 @@ export class DatasetFieldResolver {
 
 @Resolver(() => Job)
 export class JobResolver {
-  @FieldResolver(() => GraphQLJSON, { nullable: true })
-  facets(@Root() j: JobRecord): unknown {
-    return parseJsonProperty(j.facets);
-  }
-
   @FieldResolver(() => Run, { nullable: true, description: 'The run with the latest event time.' })
   async latestRun(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<RunRecord | null> {
     const id = await ctx.loaders.latestRun.load(j.id);
@@ -85,9 +73,14 @@ export class JobResolver {
 
 @Resolver(() => Run)
 export class RunResolver {
-  @FieldResolver(() => GraphQLJSON, { nullable: true })
-  facets(@Root() r: RunRecord): unknown {
-    return parseJsonProperty(r.facets);
+  @FieldResolver(() => Run, { nullable: true, description: 'The parent run (parent run facet): e.g. the Airflow DAG run of a task run.' })
+  parent(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<RunRecord | null> | null {
+    return r.parentRunId ? ctx.loaders.run.load(r.parentRunId) : null;
+  }
+
+  @FieldResolver(() => Run, { nullable: true, description: 'The root run named by the parent run facet, when it names one.' })
+  root(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<RunRecord | null> | null {
+    return r.rootRunId ? ctx.loaders.run.load(r.rootRunId) : null;
   }
 
   @FieldResolver(() => Job, { nullable: true, description: 'The job this run belongs to.' })

@@ -21,7 +21,38 @@ export class Dataset {
   @Field(() => String, { nullable: true, description: 'From the documentation facet.' })
   description!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: 'Facets of the latest event that carried facets for this dataset.' })
+  @Field(() => [String], { nullable: true, description: 'Owner names from the ownership facet.' })
+  owners!: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'dataSource facet: name.' })
+  sourceName!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'dataSource facet: URI.' })
+  sourceUri!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'lifecycleStateChange facet: CREATE, OVERWRITE, DROP, RENAME, ...' })
+  lifecycleState!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'storage facet: storage layer (iceberg, delta, ...).' })
+  storageLayer!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'storage facet: file format (parquet, orc, ...).' })
+  fileFormat!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'version facet: dataset version.' })
+  datasetVersion!: string | null;
+
+  @Field(() => [String], {
+    description: 'Original "namespace|name" spellings that name normalisation turned into this id (empty when none).',
+  })
+  rawNames!: string[];
+
+  @Field(() => [String], { description: 'Why each of those spellings was normalised.' })
+  normalisations!: string[];
+
+  @Field(() => GraphQLJSON, {
+    description: 'All facets by key, each from the latest event that sent it (unknown facets included).',
+  })
   facets!: unknown;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time that mentioned the dataset.' })
@@ -71,7 +102,16 @@ export class Job {
   @Field(() => String, { nullable: true, description: 'jobType facet: QUERY, MODEL, TASK, DAG, ...' })
   jobType!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: 'Facets of the latest event that carried job facets.' })
+  @Field(() => [String], { nullable: true, description: 'Owner names from the ownership job facet.' })
+  owners!: string[] | null;
+
+  @Field(() => String, { nullable: true, description: 'sql facet: the query.' })
+  sql!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'sourceCodeLocation facet: URL.' })
+  sourceCodeUrl!: string | null;
+
+  @Field(() => GraphQLJSON, { description: 'All job facets by key, each from the latest event that sent it.' })
   facets!: unknown;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time of any event of the job.' })
@@ -102,8 +142,23 @@ export class Run {
   @Field(() => String, { nullable: true, description: 'Event time of the terminal event (COMPLETE, FAIL, ABORT).' })
   endedAt!: string | null;
 
-  @Field(() => GraphQLJSON, { nullable: true, description: 'Run facets of the latest event that carried run facets.' })
+  @Field(() => String, { nullable: true, description: 'nominalTime facet: scheduled start.' })
+  nominalStartTime!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'processing_engine facet: engine name (spark, flink, ...).' })
+  engineName!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'processing_engine facet: engine version.' })
+  engineVersion!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'errorMessage facet: the message of a failed run.' })
+  errorMessage!: string | null;
+
+  @Field(() => GraphQLJSON, { description: 'All run facets by key, each from the latest event that sent it.' })
   facets!: unknown;
+
+  parentRunId!: string | null;
+  rootRunId!: string | null;
 
   jobId!: string;
 }

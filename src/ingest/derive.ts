@@ -1,0 +1,54 @@
+/**
+ * Typed node properties derived from one facet each. Every facet key maps to a fixed set of
+ * property names; a facet that is absent from the derivation gives null for each of them, so a
+ * later deletion (`_deleted: true`) clears what an earlier version set. Facets not listed here
+ * derive nothing; they are still kept whole as JSON (`facet.<key>` properties).
+ */
+type Facet = Record<string, unknown>;
+type Derivation = Record<string, (f: Facet) => unknown>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const owners = (f: Facet): string[] | null => {
+  const list = Array.isArray(f.owners) ? f.owners : [];
+  const names = list.map((o) => str((o as Facet | null)?.name)).filter((n): n is string => n !== null);
+  return names.length ? names : null;
+};
+const nested = (f: Facet, a: string, b: string): string | null => str((f[a] as Facet | undefined)?.[b]);
+
+export const DATASET_DERIVED: Record<string, Derivation> = {
+  documentation: { description: (f) => str(f.description) },
+  ownership: { owners },
+  dataSource: { sourceName: (f) => str(f.name), sourceUri: (f) => str(f.uri) },
+  lifecycleStateChange: { lifecycleState: (f) => str(f.lifecycleStateChange) },
+  storage: { storageLayer: (f) => str(f.storageLayer), fileFormat: (f) => str(f.fileFormat) },
+  version: { datasetVersion: (f) => str(f.datasetVersion) },
+  datasetType: { datasetType: (f) => str(f.datasetType) },
+};
+
+export const JOB_DERIVED: Record<string, Derivation> = {
+  documentation: { description: (f) => str(f.description) },
+  jobType: { integration: (f) => str(f.integration), processingType: (f) => str(f.processingType), jobType: (f) => str(f.jobType) },
+  ownership: { owners },
+  sql: { sql: (f) => str(f.query) },
+  sourceCodeLocation: { sourceCodeUrl: (f) => str(f.url) },
+  sourceCode: { sourceCodeLanguage: (f) => str(f.language) },
+};
+
+export const RUN_DERIVED: Record<string, Derivation> = {
+  nominalTime: { nominalStartTime: (f) => str(f.nominalStartTime), nominalEndTime: (f) => str(f.nominalEndTime) },
+  processing_engine: { engineName: (f) => str(f.name), engineVersion: (f) => str(f.version) },
+  errorMessage: { errorMessage: (f) => str(f.message) },
+  externalQuery: { externalQueryId: (f) => str(f.externalQueryId) },
+  parent: {
+    parentRunId: (f) => nested(f, 'run', 'runId')?.toLowerCase() ?? null,
+    parentJobNamespace: (f) => nested(f, 'job', 'namespace'),
+    parentJobName: (f) => nested(f, 'job', 'name'),
+  },
+};
+
+/** The derived properties of one facet; all null when the facet is deleted (value null). */
+export function derive(table: Record<string, Derivation>, key: string, value: Facet | null): Record<string, unknown> {
+  const d = table[key];
+  if (!d) return {};
+  return Object.fromEntries(Object.entries(d).map(([prop, fn]) => [prop, value === null ? null : (fn(value) ?? null)]));
+}
