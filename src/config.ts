@@ -36,6 +36,8 @@ const envSchema = z.object({
   /** When set, ingestion requires `Authorization: Bearer <key>`. */
   TRIBUTARY_INGEST_KEY: z.string().min(1).optional(),
   TRIBUTARY_MAX_EVENT_BYTES: byteSize.default(16 * 1024 * 1024),
+  TRIBUTARY_MAX_BATCH_BYTES: byteSize.default(64 * 1024 * 1024),
+  TRIBUTARY_MAX_BATCH_EVENTS: positiveInt.default(1000),
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
@@ -64,7 +66,7 @@ export interface Config {
   /** Absent means: start the embedded Neo4j. */
   neo4j?: Neo4jConnection;
   embedded: EmbeddedNeo4jSettings;
-  ingest: { key?: string; maxEventBytes: number };
+  ingest: { key?: string; maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
@@ -97,7 +99,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       javaHome: e.JAVA_HOME,
       searchPath: e.PATH,
     },
-    ingest: { key: e.TRIBUTARY_INGEST_KEY, maxEventBytes: e.TRIBUTARY_MAX_EVENT_BYTES },
+    ingest: {
+      key: e.TRIBUTARY_INGEST_KEY,
+      maxEventBytes: e.TRIBUTARY_MAX_EVENT_BYTES,
+      maxBatchBytes: e.TRIBUTARY_MAX_BATCH_BYTES,
+      maxBatchEvents: e.TRIBUTARY_MAX_BATCH_EVENTS,
+    },
     lineage: {
       maxDepth: e.TRIBUTARY_MAX_DEPTH,
       defaultDepth: e.TRIBUTARY_DEFAULT_DEPTH,

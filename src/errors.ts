@@ -22,6 +22,8 @@ export interface ErrorDetail {
   /** JSON path of the offending value, e.g. `run.runId` or `inputs[0].facets.schema.fields[2].name`. */
   path: string;
   message: string;
+  /** For rejected events: the tolerance-policy reason (README), e.g. INVALID_RUN_ID. */
+  reason?: string;
 }
 
 export class AppError extends Error {

@@ -7,10 +7,13 @@ import { createDriver, waitForConnectivity } from './graph/driver';
 import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/embedded/neo4j';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
-import { applySchema, isSchemaApplied, loadSchemaStatements } from './graph/schema';
+import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema, printGraphqlSchema } from './graphql/schema';
 import { buildServer } from './http/server';
+import { GroupCommitter } from './ingest/group-commit';
 import { Ingestor } from './ingest/ingestor';
+import { ingestNdjson } from './ingest/ndjson';
+import { reproject } from './ingest/reproject';
 import { CatalogService } from './lineage/catalog-service';
 import { LineageService } from './lineage/lineage-service';
 import { createLogger, type Logger } from './log';
@@ -19,6 +22,9 @@ import { createLogger, type Logger } from './log';
  * Composition root. Commands:
  *   (none) | serve   the service on PORT; starts the embedded Neo4j unless NEO4J_URI is set
  *   neo4j            only the embedded Neo4j, until Ctrl-C (prints its bolt URI)
+ *   ingest [F|-]     NDJSON events from file F or stdin; progress on stderr, summary on stdout;
+ *                    exit 3 when some events were rejected
+ *   reproject [P]    rebuild the graph (namespaces starting with P; all without P) from stored events
  *   emit-schema [F]  print the GraphQL SDL (or write it to F)
  */
 
@@ -27,12 +33,21 @@ export interface App {
   driver: Driver;
   executor: Executor;
   ingestor: Ingestor;
+  committer: GroupCommitter;
   close(): Promise<void>;
 }
 
-/** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
-export async function createApp(config: Config, log: Logger): Promise<App> {
-  if (!config.neo4j) throw new ConfigError('createApp needs a Neo4j connection (NEO4J_URI)');
+/** The graph side: driver, executor with the schema applied, ingestor. */
+export interface Core {
+  driver: Driver;
+  executor: Executor;
+  ingestor: Ingestor;
+  statements: SchemaStatement[];
+}
+
+/** Connects to a running Neo4j (config.neo4j must be set) and applies the schema. */
+export async function createCore(config: Config, log: Logger): Promise<Core> {
+  if (!config.neo4j) throw new ConfigError('a Neo4j connection (NEO4J_URI) is needed here');
   const queries = loadQueries();
   const statements = loadSchemaStatements();
   const driver = createDriver(config.neo4j);
@@ -40,7 +55,19 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
     const executor = new Executor(driver, queries, config.neo4j.database);
     await applySchema(executor, statements);
-    const ingestor = new Ingestor(executor);
+    return { driver, executor, ingestor: new Ingestor(executor, log), statements };
+  } catch (err) {
+    await driver.close();
+    throw err;
+  }
+}
+
+/** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
+export async function createApp(config: Config, log: Logger): Promise<App> {
+  const core = await createCore(config, log);
+  const { driver, executor, ingestor, statements } = core;
+  try {
+    const committer = new GroupCommitter(ingestor);
     const services = {
       catalog: new CatalogService(executor),
       lineage: new LineageService(executor, config.lineage),
@@ -50,9 +77,10 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       schema: buildGraphqlSchema(),
       services,
       ingestor,
+      committer,
       log,
       ingestKey: config.ingest.key,
-      maxEventBytes: config.ingest.maxEventBytes,
+      limits: config.ingest,
       ready: () => isSchemaApplied(executor, statements),
     });
     return {
@@ -60,6 +88,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       driver,
       executor,
       ingestor,
+      committer,
       close: async () => {
         await server.close();
         await driver.close();
@@ -69,6 +98,50 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     await driver.close();
     throw err;
   }
+}
+
+/**
+ * For one-shot commands: the configured Neo4j; else the embedded one if it is already running
+ * (`npm start`); else the embedded one started for the duration of the command.
+ */
+async function withCore<T>(config: Config, log: Logger, work: (core: Core) => Promise<T>): Promise<T> {
+  let embedded: EmbeddedNeo4j | null = null;
+  if (!config.neo4j) {
+    const uri = `bolt://127.0.0.1:${config.embedded.port}`;
+    const probe = createDriver({ uri, user: 'neo4j' });
+    const running = await probe.verifyConnectivity().then(
+      () => true,
+      () => false,
+    );
+    await probe.close();
+    if (!running) embedded = await startEmbeddedNeo4j(config.embedded, log);
+    config = { ...config, neo4j: { uri: embedded?.uri ?? uri, user: 'neo4j' } };
+  }
+  const core = await createCore(config, log);
+  try {
+    return await work(core);
+  } finally {
+    await core.driver.close();
+    await embedded?.stop();
+  }
+}
+
+async function ingestFile(config: Config, log: Logger, file: string | undefined): Promise<number> {
+  const input = !file || file === '-' ? process.stdin : fs.createReadStream(file);
+  const summary = await withCore(config, log, (core) =>
+    ingestNdjson(input, core.ingestor, {
+      progress: (s) =>
+        process.stderr.write(`\r${s.lines} lines: ${s.stored} stored, ${s.duplicates} duplicates, ${s.rejected} rejected (${Math.round(s.lines / Math.max(s.seconds, 0.001))} lines/s)`),
+    }),
+  );
+  process.stderr.write('\n');
+  const out = [
+    `${summary.lines} events in ${summary.seconds.toFixed(1)} s: ${summary.stored} stored, ${summary.duplicates} duplicates, ${summary.rejected} rejected`,
+    ...summary.reasons.map((r) => `  rejected ${r.count}× ${r.reason}`),
+    ...summary.examples.map((e) => `  line ${e.line}: ${e.reason}`),
+  ];
+  process.stdout.write(out.join('\n') + '\n');
+  return summary.rejected > 0 ? 3 : 0;
 }
 
 async function serve(config: Config, log: Logger): Promise<void> {
@@ -121,7 +194,26 @@ async function main(argv: string[]): Promise<void> {
   const log = createLogger(config.logLevel);
   if (command === 'serve') return serve(config, log);
   if (command === 'neo4j') return neo4jOnly(config, log);
-  throw new ConfigError(`unknown command "${command}" (expected serve, neo4j or emit-schema)`);
+  if (command === 'reproject') {
+    const prefix = arg ?? '';
+    const result = await withCore(config, log, (core) =>
+      reproject(core.executor, prefix, (p) =>
+        process.stderr.write(
+          p.phase === 'delete' ? `\rdeleted ${p.deleted} projected nodes` : `\rreplayed ${p.replayed}/${p.total} events`,
+        ),
+      ),
+    );
+    process.stdout.write(
+      `\nre-projected ${result.replayed} stored events (${result.invalid} no longer valid) after deleting ${result.deleted} nodes` +
+        `${prefix ? ` of namespaces starting with "${prefix}"` : ''}\n`,
+    );
+    return;
+  }
+  if (command === 'ingest') {
+    process.exitCode = await ingestFile(config, log, arg);
+    return;
+  }
+  throw new ConfigError(`unknown command "${command}" (expected serve, neo4j, ingest, reproject or emit-schema)`);
 }
 
 if (require.main === module) {

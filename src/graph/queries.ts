@@ -33,6 +33,9 @@ export enum Query {
   ExpandUpstream = 'lineage/expand-upstream',
   NodeExists = 'lineage/node-exists',
   DumpNamespaces = 'admin/dump-namespaces',
+  DeleteProjection = 'admin/delete-projection',
+  EventsPage = 'admin/events-page',
+  CountEvents = 'admin/count-events',
   SchemaApplied = 'admin/schema-applied',
 }
 

@@ -6,6 +6,7 @@ import { AppError, ErrorCode, httpStatus } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
 import { HttpError, ingestRoutes } from '../ingest/http';
+import type { GroupCommitter } from '../ingest/group-commit';
 import type { Ingestor } from '../ingest/ingestor';
 import type { Logger } from '../log';
 
@@ -20,12 +21,14 @@ export interface ServerDeps {
   ingestor: Ingestor;
   ready: () => Promise<boolean>;
   log: Logger;
+  committer: GroupCommitter;
   ingestKey?: string;
-  maxEventBytes: number;
+  limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
-  const app = Fastify({ logger: false, bodyLimit: deps.maxEventBytes, return503OnClosing: true });
+  const bodyLimit = Math.max(deps.limits.maxEventBytes, deps.limits.maxBatchBytes);
+  const app = Fastify({ logger: false, bodyLimit, return503OnClosing: true });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const { status, body } = errorResponse(err, deps.log, `${req.method} ${req.url}`);
     void reply.code(status).send(body);
@@ -40,7 +43,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable' });
   });
 
-  await app.register(ingestRoutes, { ingestor: deps.ingestor, key: deps.ingestKey, maxEventBytes: deps.maxEventBytes });
+  await app.register(ingestRoutes, { ingestor: deps.ingestor, committer: deps.committer, key: deps.ingestKey, ...deps.limits });
 
   const apollo = new ApolloServer<Context>({
     schema: deps.schema,
@@ -63,7 +66,7 @@ function errorResponse(err: FastifyError | Error, log: Logger, where: string): {
   }
   const fe = err as FastifyError;
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: { error: { code: ErrorCode.LIMIT_EXCEEDED, message: 'request body exceeds the configured limit (TRIBUTARY_MAX_EVENT_BYTES)' } } };
+    return { status: 413, body: { error: { code: ErrorCode.LIMIT_EXCEEDED, message: 'request body exceeds the configured limit (TRIBUTARY_MAX_EVENT_BYTES, TRIBUTARY_MAX_BATCH_BYTES for batches)' } } };
   }
   if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
     return { status: 415, body: { error: { code: ErrorCode.BAD_INPUT, message: fe.message } } };

@@ -2,25 +2,35 @@ import { timingSafeEqual } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorCode } from '../errors';
+import type { GroupCommitter } from './group-commit';
 import type { IngestItem, Ingestor } from './ingestor';
 
 /**
- * The OpenLineage HTTP transport contract: `POST /api/v1/lineage` with one event as JSON, so an
- * OpenLineage client works with only `url: http://<host>:5000`.
+ * The OpenLineage HTTP transport contract, so an OpenLineage client works with only
+ * `url: http://<host>:5000`.
  *
+ * `POST /api/v1/lineage`, one event:
  *  201  stored and projected (committed in Neo4j); body {eventId, duplicate}
  *  400  not a valid OpenLineage event; body names every offending field path
  *  401  an ingest key is configured and `Authorization: Bearer <key>` is missing or wrong
  *  413  body (after gzip decoding) larger than the configured limit
  *  415  Content-Type is not JSON, Content-Encoding is neither identity nor gzip, or the body is not JSON
  *  503  Neo4j unavailable (the client should retry)
+ *
+ * `POST /api/v1/lineage/batch`, a JSON array of events (or `{"events": [...]}`): 200 with
+ * `{status: success | partial_success | failure, summary: {received, successful, failed},
+ * failed_events: [{index, reason, details?}]}`; invalid events never cost valid ones their place.
+ * 400 when the body is not an array; 413 over the batch byte or event limits; 401/415/503 as above.
  */
 
 export interface IngestHttpOptions {
   ingestor: Ingestor;
+  committer: GroupCommitter;
   /** When set, requests must carry `Authorization: Bearer <key>`. */
   key?: string;
   maxEventBytes: number;
+  maxBatchBytes: number;
+  maxBatchEvents: number;
 }
 
 export class HttpError extends Error {
@@ -34,14 +44,19 @@ export class HttpError extends Error {
 }
 
 export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions): Promise<void> {
-  // Encapsulated: this JSON parser (exact text kept for hashing and storage) applies to these routes only.
+  // Encapsulated: this JSON parser (exact text kept for storage) applies to these routes only.
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
-    { parseAs: 'string', bodyLimit: opts.maxEventBytes },
-    (_req, body, done) => {
+    { parseAs: 'string', bodyLimit: Math.max(opts.maxEventBytes, opts.maxBatchBytes) },
+    (req, body, done) => {
+      const text = body as string;
+      const limit = req.url.startsWith('/api/v1/lineage/batch') ? opts.maxBatchBytes : opts.maxEventBytes;
+      if (Buffer.byteLength(text) > limit) {
+        done(new HttpError(413, ErrorCode.LIMIT_EXCEEDED, `request body exceeds the limit of ${limit} bytes`), undefined);
+        return;
+      }
       try {
-        const text = body as string;
         done(null, { raw: text, value: JSON.parse(text) } satisfies IngestItem);
       } catch {
         done(new HttpError(415, ErrorCode.BAD_INPUT, 'the request body is not valid JSON'), undefined);
@@ -68,12 +83,38 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
   });
 
   app.post('/api/v1/lineage', async (req: FastifyRequest, reply: FastifyReply) => {
-    const item = req.body as IngestItem | undefined;
-    if (!item) throw new HttpError(415, ErrorCode.BAD_INPUT, 'an OpenLineage event (JSON) is required in the body');
-    const [outcome] = await opts.ingestor.ingest([item]);
-    if (!outcome!.ok) throw outcome!.error;
-    return reply.code(201).send({ eventId: outcome!.eventId, duplicate: outcome!.duplicate });
+    const item = requireBody(req);
+    if (Array.isArray(item.value)) {
+      throw new AppError(ErrorCode.BAD_INPUT, 'one event per request here; send arrays to /api/v1/lineage/batch');
+    }
+    const outcome = await opts.committer.submit(item);
+    if (!outcome.ok) throw outcome.error;
+    return reply.code(201).send({ eventId: outcome.eventId, duplicate: outcome.duplicate });
   });
+
+  app.post('/api/v1/lineage/batch', async (req: FastifyRequest, reply: FastifyReply) => {
+    const body = requireBody(req).value;
+    const events = Array.isArray(body) ? body : (body as { events?: unknown } | null)?.events;
+    if (!Array.isArray(events)) {
+      throw new AppError(ErrorCode.BAD_INPUT, 'a batch is a JSON array of OpenLineage events (or {"events": [...]})');
+    }
+    if (events.length > opts.maxBatchEvents) {
+      throw new HttpError(413, ErrorCode.LIMIT_EXCEEDED, `a batch holds at most ${opts.maxBatchEvents} events (got ${events.length})`);
+    }
+    const outcomes = await opts.ingestor.ingest(events.map((value) => ({ raw: JSON.stringify(value), value })));
+    const failed = outcomes.flatMap((o, index) =>
+      o.ok ? [] : [{ index, reason: o.error.message, ...(o.error.details.length ? { details: o.error.details } : {}) }],
+    );
+    const successful = events.length - failed.length;
+    const status = failed.length === 0 ? 'success' : successful === 0 ? 'failure' : 'partial_success';
+    return reply.code(200).send({ status, summary: { received: events.length, successful, failed: failed.length }, failed_events: failed });
+  });
+}
+
+function requireBody(req: FastifyRequest): IngestItem {
+  const item = req.body as IngestItem | undefined;
+  if (!item) throw new HttpError(415, ErrorCode.BAD_INPUT, 'a JSON body is required');
+  return item;
 }
 
 function checkKey(req: FastifyRequest, key: string | undefined): void {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../errors';
+import { AppError, ErrorCode } from '../errors';
+import type { Logger } from '../log';
 import type { Executor, TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
@@ -16,7 +17,7 @@ import { validateEvent, type ValidEvent } from './validate';
  */
 
 export interface IngestItem {
-  /** The exact JSON text received; its SHA-256 is the event's identity. */
+  /** The exact JSON text received, stored as is. */
   raw: string;
   /** The parsed JSON value of `raw`. */
   value: unknown;
@@ -27,17 +28,20 @@ export type IngestOutcome =
   | { ok: false; error: AppError };
 
 export class Ingestor {
-  constructor(private readonly executor: Executor) {}
+  constructor(
+    private readonly executor: Executor,
+    private readonly log?: Logger,
+  ) {}
 
   /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
   async ingest(items: IngestItem[]): Promise<IngestOutcome[]> {
     const outcomes: IngestOutcome[] = new Array(items.length);
-    const accepted = new Map<string, { row: StoredEventRow; valid: ValidEvent }>();
+    const accepted = new Map<string, Accepted>();
     const slots: { index: number; id: string; kind: ValidEvent['kind'] }[] = [];
     items.forEach((item, index) => {
       try {
         const valid = validateEvent(item.value);
-        const row = storedEventRow(valid, item.raw);
+        const row = storedEventRow(valid, item.raw, item.value);
         if (!accepted.has(row.id)) accepted.set(row.id, { row, valid });
         slots.push({ index, id: row.id, kind: valid.kind });
       } catch (err) {
@@ -47,19 +51,68 @@ export class Ingestor {
     });
     if (accepted.size === 0) return outcomes;
 
-    const created = await this.executor.writeTx((tx) => storeAndProject(tx, [...accepted.values()]));
+    const results = await this.commit([...accepted.values()]);
     const firstSlot = new Set<string>();
     for (const { index, id, kind } of slots) {
-      const isNew = created.has(id) && !firstSlot.has(id);
+      const result = results.get(id)!;
+      if (result instanceof AppError) {
+        outcomes[index] = { ok: false, error: result };
+        continue;
+      }
+      const isNew = result === 'created' && !firstSlot.has(id);
       firstSlot.add(id);
       outcomes[index] = { ok: true, eventId: id, kind, duplicate: !isNew };
     }
     return outcomes;
   }
+
+  /**
+   * Commits events in one transaction. Should the transaction fail for a reason other than the
+   * database being unavailable, the batch is split in halves and each half retried, so that one
+   * event the database refuses costs no other event its place; that event alone fails (INTERNAL,
+   * logged).
+   */
+  private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
+    try {
+      const created = await this.executor.writeTx((tx) => storeAndProject(tx, events));
+      return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;
+      if (events.length === 1) {
+        this.log?.error('event could not be projected', { eventId: events[0]!.row.id, error: err });
+        return new Map([[events[0]!.row.id, new AppError(ErrorCode.INTERNAL, 'the event could not be stored (logged)')]]);
+      }
+      const mid = Math.ceil(events.length / 2);
+      const [a, b] = [await this.commit(events.slice(0, mid)), await this.commit(events.slice(mid))];
+      return new Map([...a, ...b]);
+    }
+  }
+}
+
+type Accepted = { row: StoredEventRow; valid: ValidEvent };
+
+/**
+ * Projects events that are already stored (re-projection after a projection change), without
+ * storing them again. Returns how many were projected and how many no longer pass validation
+ * (those stay stored, unprojected).
+ */
+export async function projectStored(executor: Executor, raws: string[]): Promise<{ projected: number; invalid: number }> {
+  const plan = emptyPlan();
+  let invalid = 0;
+  for (const raw of raws) {
+    try {
+      planEvent(plan, validateEvent(JSON.parse(raw)));
+    } catch {
+      invalid++;
+    }
+  }
+  const compact = compactPlan(plan);
+  await executor.writeTx((tx) => writePlan(tx, compact));
+  return { projected: raws.length - invalid, invalid };
 }
 
 /** Stores the events and projects those not stored before; returns the ids it created. */
-async function storeAndProject(tx: TxRunner, events: { row: StoredEventRow; valid: ValidEvent }[]): Promise<Set<string>> {
+async function storeAndProject(tx: TxRunner, events: Accepted[]): Promise<Set<string>> {
   const stored = await tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
     events: events.map((e) => e.row),
     token: randomUUID(),

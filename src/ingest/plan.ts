@@ -141,8 +141,12 @@ export interface ProjectionPlan {
   parents: ParentRow[];
 }
 
-/** The stored form of an event: its id is the SHA-256 of its exact JSON text. */
-export function storedEventRow(v: ValidEvent, raw: string): StoredEventRow {
+/**
+ * The stored form of an event: `raw` is the exact JSON text received; the id is the SHA-256 of the
+ * canonical JSON (keys sorted, no white space), so the same event sent again, pretty-printed or
+ * inside a batch, is recognised as a duplicate.
+ */
+export function storedEventRow(v: ValidEvent, raw: string, value: unknown): StoredEventRow {
   const e = v.event as { producer: string; job?: { namespace: string; name: string } };
   let dsId: string | null = null;
   if (v.kind === 'DatasetEvent') {
@@ -150,7 +154,7 @@ export function storedEventRow(v: ValidEvent, raw: string): StoredEventRow {
     dsId = datasetId(n.namespace, n.name);
   }
   return {
-    id: `event:${createHash('sha256').update(raw).digest('hex')}`,
+    id: `event:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`,
     kind: v.kind,
     eventType: v.kind === 'RunEvent' ? v.eventType : null,
     eventTime: v.eventTimeUtc,
@@ -382,4 +386,15 @@ export function flattenSchema(
 function distinct(items: unknown[], key: 'type' | 'subtype'): string[] {
   const values = items.map((i) => (i as Record<string, unknown> | null)?.[key]).filter((v): v is string => typeof v === 'string');
   return [...new Set(values)].sort();
+}
+
+/** JSON with object keys sorted at every level and no white space. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }

@@ -45,14 +45,15 @@ const schemas: Record<EventKind, z.ZodType> = {
 /** Validates one parsed JSON value; throws BAD_INPUT listing every offending field path. */
 export function validateEvent(doc: unknown): ValidEvent {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-    throw badInput('an OpenLineage event must be a JSON object', [{ path: '', message: 'expected an object' }]);
+    throw badInput('an OpenLineage event must be a JSON object', [{ path: '', message: 'expected an object', reason: 'NOT_AN_OBJECT' }]);
   }
   const kind = eventKindOf(doc as Record<string, unknown>);
   const result = schemas[kind].safeParse(doc);
   if (!result.success) {
-    const details = result.error.issues.map(
-      (i): ErrorDetail => ({ path: formatPath(i.path as PropertyKey[]), message: i.message }),
-    );
+    const details = result.error.issues.map((i): ErrorDetail => {
+      const path = formatPath(i.path as PropertyKey[]);
+      return { path, message: i.message, reason: rejectionReason(path, i.message) };
+    });
     throw badInput(`invalid OpenLineage ${kind}: ${details.length} problem(s)`, details);
   }
   const data = result.data as { eventTime: string; schemaURL?: string };
@@ -90,7 +91,7 @@ export function specVersionOf(schemaURL: string | undefined): string | null {
 /** Converts an accepted eventTime (see EVENT_TIME) to UTC ISO with milliseconds. */
 export function normaliseEventTime(text: string): string {
   const m = EVENT_TIME.exec(text);
-  if (!m) throw badInput('invalid eventTime', [{ path: 'eventTime', message: `not a date-time: ${text}` }]);
+  if (!m) throw badInput('invalid eventTime', [{ path: 'eventTime', message: `not a date-time: ${text}`, reason: 'INVALID_EVENT_TIME' }]);
   const [, y, mo, d, h, mi, s = '00', frac = '', zone = 'Z'] = m;
   const ms = (frac + '000').slice(0, 3);
   let offsetMinutes = 0;
@@ -103,8 +104,26 @@ export function normaliseEventTime(text: string): string {
   const date = new Date(local - offsetMinutes * 60_000);
   const valid =
     !Number.isNaN(date.getTime()) && +mo! >= 1 && +mo! <= 12 && +d! >= 1 && +d! <= 31 && +h! < 24 && +mi! < 60 && +s < 61;
-  if (!valid) throw badInput('invalid eventTime', [{ path: 'eventTime', message: `not a valid date-time: ${text}` }]);
+  if (!valid) {
+    throw badInput('invalid eventTime', [{ path: 'eventTime', message: `not a valid date-time: ${text}`, reason: 'INVALID_EVENT_TIME' }]);
+  }
   return date.toISOString();
+}
+
+/**
+ * The tolerance-policy reason for one validation problem (README "Tolerance policy"):
+ *   MISSING_FIELD        a required field is absent
+ *   INVALID_EVENT_TIME   eventTime is not an ISO-8601 date-time
+ *   INVALID_RUN_ID       run.runId is not a UUID
+ *   INVALID_FACET        a standard facet breaks its schema, or a facet is not an object
+ *   INVALID_FIELD        any other field of the wrong type or value
+ */
+export function rejectionReason(path: string, message: string): string {
+  if (/received undefined/.test(message) && !/facets\./i.test(path)) return 'MISSING_FIELD';
+  if (path === 'eventTime') return 'INVALID_EVENT_TIME';
+  if (path === 'run.runId') return 'INVALID_RUN_ID';
+  if (/(^|\.)(facets|inputFacets|outputFacets)\./.test(path) || /\.(facets|inputFacets|outputFacets)$/.test(path)) return 'INVALID_FACET';
+  return 'INVALID_FIELD';
 }
 
 /** `['inputs', 0, 'facets', 'schema']` → `inputs[0].facets.schema`. */

@@ -1,0 +1,53 @@
+import type { Executor } from '../graph/executor';
+import { Query } from '../graph/queries';
+import { escapeComponent } from '../ids';
+import { projectStored } from './ingestor';
+
+/**
+ * Rebuilds the projected graph from stored events, after a change to the projection: deletes the
+ * Job/Run/Dataset/Field nodes of the namespaces starting with `prefix` ('' = the whole graph; Event
+ * nodes are never touched), then replays the stored events of those namespaces (selected by job
+ * namespace, or dataset namespace for DatasetEvents) in pages. The projection is
+ * order-independent, so replaying in id order gives the graph that live ingestion gave.
+ */
+export interface ReprojectProgress {
+  phase: 'delete' | 'replay';
+  deleted: number;
+  replayed: number;
+  total: number;
+  invalid: number;
+}
+
+export async function reproject(
+  executor: Executor,
+  prefix: string,
+  progress: (p: ReprojectProgress) => void = () => {},
+  pageSize = 500,
+): Promise<ReprojectProgress> {
+  const state: ReprojectProgress = { phase: 'delete', deleted: 0, replayed: 0, total: 0, invalid: 0 };
+  for (const phase of [1, 2]) {
+    for (;;) {
+      const [row] = await executor.writeTx((tx) =>
+        tx.run<{ deleted: number }>(Query.DeleteProjection, { prefix, phase, limit: 5000 }),
+      );
+      if (!row || row.deleted === 0) break;
+      state.deleted += row.deleted;
+      progress({ ...state });
+    }
+  }
+  const selection = { jobPrefix: `job:${escapeComponent(prefix)}`, datasetPrefix: `dataset:${escapeComponent(prefix)}` };
+  const [count] = await executor.read<{ events: number }>(Query.CountEvents, selection);
+  state.phase = 'replay';
+  state.total = count?.events ?? 0;
+  let after = '';
+  for (;;) {
+    const page = await executor.read<{ id: string; raw: string }>(Query.EventsPage, { ...selection, after, limit: pageSize });
+    if (page.length === 0) break;
+    const { invalid } = await projectStored(executor, page.map((e) => e.raw));
+    state.replayed += page.length;
+    state.invalid += invalid;
+    after = page[page.length - 1]!.id;
+    progress({ ...state });
+  }
+  return state;
+}
