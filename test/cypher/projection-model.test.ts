@@ -1,0 +1,232 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { dumpNamespaces, type GraphDump } from '../../src/graph/dump';
+import { Query } from '../../src/graph/queries';
+import { datasetId, fieldId, jobId, runId } from '../../src/ids';
+import { startService, type TestService } from '../support/app';
+import { runEvent } from '../support/events';
+import { isolatedRunId, uniquePrefix } from '../support/isolate';
+
+/** The OpenLineage model, projected: facets, event kinds, history, column lineage, names, parents. */
+let svc: TestService;
+before(async () => {
+  svc = await startService();
+});
+after(() => svc.close());
+
+const ingest = async (events: unknown[]) => {
+  const outcomes = await svc.app.ingestor.ingest(events.map((value) => ({ raw: JSON.stringify(value), value })));
+  for (const o of outcomes) assert.ok(o.ok, JSON.stringify(o));
+};
+const node = (dump: GraphDump, id: string) => dump.nodes.find((n) => n.props.id === id)?.props;
+const rels = (dump: GraphDump, type: string) => dump.rels.filter((r) => r.type === type);
+const T = (minute: number) => `2024-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
+
+describe('facets', () => {
+  it('keeps per key the facet of the latest event, whatever the arrival order; deletion clears it', async () => {
+    for (const order of ['forward', 'reverse']) {
+      const ns = uniquePrefix(`facets-${order}`);
+      const doc = (description: string) => ({ _producer: 'p', _schemaURL: 's', description });
+      const events = [
+        runEvent(ns, { job: 'j', outputs: ['t'], eventTime: T(1), datasetFacets: { t: { documentation: doc('v1'), ownership: { owners: [{ name: 'team-a' }] } } } }),
+        runEvent(ns, { job: 'j', outputs: ['t'], eventTime: T(2), datasetFacets: { t: { documentation: doc('v2') } } }),
+        runEvent(ns, { job: 'j', outputs: ['t'], eventTime: T(3), datasetFacets: { t: { ownership: { _deleted: true } } } }),
+      ];
+      for (const e of order === 'forward' ? events : [...events].reverse()) await ingest([e]);
+      const d = node(await dumpNamespaces(svc.app.executor, ns), datasetId(ns, 't'))!;
+      assert.equal(d.description, 'v2', order);
+      assert.equal(JSON.parse(d['facet.documentation'] as string).description, 'v2');
+      assert.equal(d['facet.ownership'], undefined, 'deleted facet');
+      assert.equal(d.owners, undefined, 'derived property cleared with its facet');
+      assert.equal(d['facetAt.ownership'], T(3));
+    }
+  });
+
+  it('keeps unknown facets as JSON, queryable over GraphQL', async () => {
+    const ns = uniquePrefix('custom-facet');
+    await ingest([runEvent(ns, { job: 'j', outputs: ['t'], jobFacets: { acme_cost: { _producer: 'p', dollars: 12.5 } } })]);
+    const res = await svc.graphql(`query($id: ID!) { job(id: $id) { facets } }`, { id: jobId(ns, 'j') });
+    assert.deepEqual(res.data.job.facets, { acme_cost: { _producer: 'p', dollars: 12.5 } });
+  });
+
+  it('stores input and output dataset facets on the run-level edges', async () => {
+    const ns = uniquePrefix('io-facets');
+    const e = runEvent(ns, { job: 'j', inputs: ['in'], outputs: ['out'] }) as any;
+    e.inputs[0].inputFacets = { dataQualityMetrics: { rowCount: 10, columnMetrics: {} } };
+    e.outputs[0].outputFacets = { outputStatistics: { rowCount: 7, size: 100 } };
+    await ingest([e]);
+    const dump = await dumpNamespaces(svc.app.executor, ns);
+    assert.equal(JSON.parse(rels(dump, 'INPUT_TO')[0]!.props['facet.dataQualityMetrics'] as string).rowCount, 10);
+    assert.equal(JSON.parse(rels(dump, 'OUTPUT_TO')[0]!.props['facet.outputStatistics'] as string).rowCount, 7);
+  });
+});
+
+describe('event kinds', () => {
+  it('projects a JobEvent as static lineage (no run) and a DatasetEvent as dataset metadata', async () => {
+    const ns = uniquePrefix('kinds');
+    const jobEvent = {
+      eventTime: T(1),
+      producer: 'p',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent',
+      job: { namespace: ns, name: 'designed', facets: { jobType: { processingType: 'BATCH', integration: 'DBT', jobType: 'MODEL' } } },
+      inputs: [{ namespace: ns, name: 'src' }],
+      outputs: [{ namespace: ns, name: 'model' }],
+    };
+    const datasetEvent = {
+      eventTime: T(2),
+      producer: 'p',
+      dataset: { namespace: ns, name: 'model', facets: { schema: { fields: [{ name: 'id', type: 'int' }] } } },
+    };
+    await ingest([jobEvent, datasetEvent]);
+    const dump = await dumpNamespaces(svc.app.executor, ns);
+    assert.deepEqual(dump.nodes.filter((n) => n.labels.includes('Run')), []);
+    assert.deepEqual(rels(dump, 'FEEDS').map((r) => [r.from, r.to, r.props.current, r.props.staticAt]), [[datasetId(ns, 'src'), jobId(ns, 'designed'), true, T(1)]]);
+    assert.equal(node(dump, jobId(ns, 'designed'))!.integration, 'DBT');
+    assert.equal(node(dump, fieldId(ns, 'model', 'id'))!.type, 'int');
+  });
+
+  it('gives streaming jobs lineage from START and RUNNING events alone', async () => {
+    const ns = uniquePrefix('streaming');
+    const rid = isolatedRunId(ns, 'bd1e2f1c-5a4e-4e8b-9a51-1d2b3c4d5e6f');
+    const jobType = { jobType: { processingType: 'STREAMING', integration: 'FLINK', jobType: 'JOB' } };
+    await ingest([
+      runEvent(ns, { job: 'enrich', eventType: 'START', eventTime: T(1), runId: rid, inputs: ['orders-topic'], jobFacets: jobType }),
+      runEvent(ns, { job: 'enrich', eventType: 'RUNNING', eventTime: T(5), runId: rid, inputs: ['orders-topic'], outputs: ['enriched'] }),
+    ]);
+    const l = await svc.app.executor.read<{ node: { id: string } }>(Query.NodeExists, {
+      datasetId: datasetId(ns, 'enriched'),
+      jobId: null,
+    });
+    assert.equal(l.length, 1);
+    const res = await svc.graphql(`query($id: ID!) { job(id: $id) { processingType latestRun { state } inputs { name } outputs { name } } }`, {
+      id: jobId(ns, 'enrich'),
+    });
+    assert.deepEqual(res.data.job, { processingType: 'STREAMING', latestRun: { state: 'RUNNING' }, inputs: [{ name: 'orders-topic' }], outputs: [{ name: 'enriched' }] });
+  });
+});
+
+describe('current and historical lineage', () => {
+  it('keeps an input the job stopped reading as history, whatever the arrival order', async () => {
+    for (const order of ['forward', 'reverse']) {
+      const ns = uniquePrefix(`history-${order}`);
+      const events = [
+        runEvent(ns, { job: 'j', eventType: 'START', eventTime: T(1), runId: isolatedRunId(ns, '11111111-1111-4111-8111-111111111111'), inputs: ['old_src'] }),
+        runEvent(ns, { job: 'j', eventType: 'COMPLETE', eventTime: T(2), runId: isolatedRunId(ns, '11111111-1111-4111-8111-111111111111'), outputs: ['t'] }),
+        runEvent(ns, { job: 'j', eventType: 'START', eventTime: T(10), runId: isolatedRunId(ns, '22222222-2222-4222-8222-222222222222'), inputs: ['new_src'] }),
+        runEvent(ns, { job: 'j', eventType: 'COMPLETE', eventTime: T(11), runId: isolatedRunId(ns, '22222222-2222-4222-8222-222222222222'), outputs: ['t'] }),
+      ];
+      for (const e of order === 'forward' ? events : [...events].reverse()) await ingest([e]);
+      const dump = await dumpNamespaces(svc.app.executor, ns);
+      const feeds = rels(dump, 'FEEDS').map((r) => [r.from, r.props.current, r.props.firstSeen, r.props.lastSeen, r.props.lastRunId]);
+      assert.deepEqual(
+        feeds,
+        [
+          [datasetId(ns, 'new_src'), true, T(10), T(10), runId(isolatedRunId(ns, '22222222-2222-4222-8222-222222222222'))],
+          [datasetId(ns, 'old_src'), false, T(1), T(1), runId(isolatedRunId(ns, '11111111-1111-4111-8111-111111111111'))],
+        ],
+        order,
+      );
+      assert.deepEqual(rels(dump, 'PRODUCES').map((r) => r.props.current), [true]);
+    }
+  });
+});
+
+describe('column lineage facet', () => {
+  it('stores transformations (also the deprecated form), dataset-level dependencies and nested fields', async () => {
+    const ns = uniquePrefix('cll-model');
+    const e = runEvent(ns, { job: 'j', inputs: ['src'], outputs: ['dst'] }) as any;
+    e.inputs[0].facets = {
+      schema: { fields: [{ name: 'customer', type: 'struct', fields: [{ name: 'id', type: 'int' }, { name: 'tier', type: 'string' }] }] },
+    };
+    e.outputs[0].facets = {
+      columnLineage: {
+        fields: {
+          customer_id: {
+            inputFields: [{ namespace: ns, name: 'src', field: 'customer.id' }],
+            transformationType: 'IDENTITY',
+            transformationDescription: 'copied',
+          },
+          total: {
+            inputFields: [
+              { namespace: ns, name: 'src', field: 'amount', transformations: [{ type: 'DIRECT', subtype: 'AGGREGATION', description: 'sum', masking: false }] },
+            ],
+          },
+        },
+        dataset: [{ namespace: ns, name: 'src', field: 'customer.tier', transformations: [{ type: 'INDIRECT', subtype: 'FILTER' }] }],
+      },
+    };
+    await ingest([e]);
+    const dump = await dumpNamespaces(svc.app.executor, ns);
+    const fieldNames = dump.nodes.filter((n) => n.labels.includes('Field')).map((n) => n.props.name).sort();
+    assert.deepEqual(fieldNames, ['amount', 'customer', 'customer.id', 'customer.tier', 'customer_id', 'total']);
+    const derives = Object.fromEntries(rels(dump, 'DERIVES').map((r) => [r.to, r.props]));
+    assert.deepEqual(JSON.parse(derives[fieldId(ns, 'dst', 'customer_id')]!.transformations as string), [
+      { type: 'IDENTITY', description: 'copied', deprecatedForm: true },
+    ]);
+    assert.deepEqual(derives[fieldId(ns, 'dst', 'total')]!.subtypes, ['AGGREGATION']);
+    const influences = rels(dump, 'INFLUENCES');
+    assert.deepEqual(
+      influences.map((r) => [r.from, r.to, r.props.types, r.props.subtypes]),
+      [[fieldId(ns, 'src', 'customer.tier'), datasetId(ns, 'dst'), ['INDIRECT'], ['FILTER']]],
+    );
+    // dataset[] dependencies are not copied onto the output fields.
+    assert.equal(rels(dump, 'DERIVES').length, 2);
+  });
+});
+
+describe('dataset names', () => {
+  it('normalises s3a:// to s3:// and Kafka bootstrap lists, recording why', async () => {
+    const ns = uniquePrefix('names').replace(/\/$/, '');
+    await ingest([
+      runEvent(`s3a://${ns}-bucket/`, { job: 'spark', outputs: ['warehouse/orders/'] }),
+      runEvent(`kafka://SASL_SSL://b2.${ns}:9093,SASL_SSL://b1.${ns}:9093`, { job: 'connect', outputs: ['orders'] }),
+    ]);
+    const s3 = (await svc.app.executor.read<{ dataset: any }>(Query.DatasetsById, {
+      ids: [datasetId(`s3://${ns}-bucket`, 'warehouse/orders'), datasetId(`kafka://b1.${ns}:9093`, 'orders')],
+    })).map((r) => r.dataset);
+    assert.equal(s3.length, 2);
+    assert.deepEqual(s3[0].rawNames, [`s3a://${ns}-bucket/|warehouse/orders/`]);
+    assert.ok(s3[0].normalisations.some((r: string) => r.includes('s3a:// is the Hadoop connector scheme for s3://')));
+    assert.ok(s3[1].normalisations.some((r: string) => r.includes('bootstrap list of 2 brokers')));
+  });
+
+  it('links symlinked names of one dataset with the reason', async () => {
+    const ns = uniquePrefix('symlinks');
+    await ingest([
+      runEvent(`${ns}s3://wh`, {
+        job: 'flink-writer',
+        outputs: ['/db/orders'],
+        datasetFacets: { '/db/orders': { symlinks: { identifiers: [{ namespace: `${ns}hive://metastore`, name: 'db.orders', type: 'TABLE' }] } } },
+      }),
+    ]);
+    const dump = await dumpNamespaces(svc.app.executor, ns);
+    const links = rels(dump, 'SYMLINK');
+    assert.deepEqual(
+      links.map((r) => [r.from, r.to, r.props.type, r.props.reason]),
+      [[datasetId(`${ns}s3://wh`, '/db/orders'), datasetId(`${ns}hive://metastore`, 'db.orders'), 'TABLE', `symlinks facet of ${datasetId(`${ns}s3://wh`, '/db/orders')}`]],
+    );
+  });
+});
+
+describe('parents', () => {
+  it('links child runs to parent and root runs, creating them before their own events arrive', async () => {
+    const ns = uniquePrefix('parents');
+    const dagRun = isolatedRunId(ns, 'aaaaaaaa-0000-4000-8000-000000000001');
+    const taskRun = isolatedRunId(ns, 'aaaaaaaa-0000-4000-8000-000000000002');
+    await ingest([
+      runEvent(ns, {
+        job: 'dag.task',
+        runId: taskRun,
+        runFacets: {
+          parent: {
+            run: { runId: dagRun },
+            job: { namespace: ns, name: 'dag' },
+            root: { run: { runId: dagRun }, job: { namespace: ns, name: 'dag' } },
+          },
+        },
+      }),
+    ]);
+    const res = await svc.graphql(`query($id: ID!) { run(id: $id) { parent { runId job { name } } root { runId } } }`, { id: runId(taskRun) });
+    assert.deepEqual(res.data.run, { parent: { runId: dagRun, job: { name: 'dag' } }, root: { runId: dagRun } });
+  });
+});
