@@ -125,23 +125,29 @@ async function storeAndProject(tx: TxRunner, events: Accepted[]): Promise<Set<st
   return created;
 }
 
-/** Writes a compact plan: nodes before the edges that MATCH them, facets last. */
+/**
+ * Writes a compact plan: nodes before the edges that MATCH them, facets and current-IO flags last.
+ * The queries are issued without waiting for each other: the driver pipelines them over one
+ * connection and the server runs them in order, so a plan costs one round trip, not twelve.
+ */
 export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
-  const run = async (query: Query, rows: unknown[]) => {
-    if (rows.length > 0) await tx.run(query, { rows });
+  const pending: Promise<unknown>[] = [];
+  const run = (query: Query, params: Record<string, unknown>, nonEmpty: boolean) => {
+    if (nonEmpty) pending.push(tx.run(query, params));
   };
-  const noFacets = <T extends { facets: unknown }>(rows: T[]) => rows.map(({ facets: _facets, ...rest }) => rest);
-  await run(Query.MergeJobs, noFacets(p.jobs));
-  await run(Query.MergeDatasets, noFacets(p.datasets));
-  await run(Query.MergeFields, p.fields);
-  await run(Query.MergeRuns, noFacets(p.runs));
-  await run(Query.MergeInputs, noFacets(p.inputs));
-  await run(Query.MergeOutputs, noFacets(p.outputs));
-  await run(Query.MergeColumnLineage, p.columnEdges);
-  await run(Query.MergeDatasetDependencies, p.datasetDependencies);
-  await run(Query.MergeSymlinks, p.symlinks);
-  await run(Query.MergeParents, p.parents);
-  const withFacets = <T extends { facets: unknown[] }>(rows: T[]) => rows.filter((r) => r.facets.length > 0);
+  const rows = (query: Query, list: unknown[]) => run(query, { rows: list }, list.length > 0);
+  const noFacets = <T extends { facets: unknown }>(list: T[]) => list.map(({ facets: _facets, ...rest }) => rest);
+  rows(Query.MergeJobs, noFacets(p.jobs));
+  rows(Query.MergeDatasets, noFacets(p.datasets));
+  rows(Query.MergeFields, p.fields);
+  rows(Query.MergeRuns, noFacets(p.runs));
+  rows(Query.MergeInputs, noFacets(p.inputs));
+  rows(Query.MergeOutputs, noFacets(p.outputs));
+  rows(Query.MergeColumnLineage, p.columnEdges);
+  rows(Query.MergeDatasetDependencies, p.datasetDependencies);
+  rows(Query.MergeSymlinks, p.symlinks);
+  rows(Query.MergeParents, p.parents);
+  const withFacets = <T extends { facets: unknown[] }>(list: T[]) => list.filter((r) => r.facets.length > 0);
   const facets = {
     jobs: withFacets(p.jobs).map((r) => ({ id: r.id, facets: r.facets })),
     datasets: withFacets(p.datasets).map((r) => ({ id: r.id, facets: r.facets })),
@@ -149,7 +155,8 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
     inputs: withFacets(p.inputs).filter((r) => r.runId !== null),
     outputs: withFacets(p.outputs).filter((r) => r.runId !== null),
   };
-  if (Object.values(facets).some((l) => l.length > 0)) await tx.run(Query.MergeFacets, facets);
+  run(Query.MergeFacets, facets, Object.values(facets).some((l) => l.length > 0));
   const ioJobs = p.jobs.filter((j) => j.ioAt !== null).map((j) => j.id);
-  if (ioJobs.length > 0) await tx.run(Query.RefreshCurrentIo, { jobIds: ioJobs });
+  run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
+  await Promise.all(pending);
 }

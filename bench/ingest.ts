@@ -1,0 +1,71 @@
+import { loadConfig } from '../src/config';
+import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../src/graph/embedded/neo4j';
+import { createLogger } from '../src/log';
+import { createApp } from '../src/main';
+import { generateEvents } from '../test/support/generate';
+import { uniquePrefix } from '../test/support/isolate';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Ingest throughput through the HTTP transport: the same kind of generated events (START, RUNNING,
+ * COMPLETE with schema and column lineage), sent one request at a time, then by concurrent clients
+ * (group commit), then through the batch endpoint. Against NEO4J_URI, or a throwaway embedded Neo4j.
+ * Usage: node dist/bench/ingest.js [events=1200] [clients=16]
+ */
+async function main() {
+  const total = Number(process.argv[2] ?? 1200);
+  const clients = Number(process.argv[3] ?? 16);
+  let config = loadConfig();
+  const log = createLogger('warn');
+  let neo4j: EmbeddedNeo4j | null = null;
+  if (!config.neo4j) {
+    neo4j = await startEmbeddedNeo4j({ ...config.embedded, home: `${config.embedded.home}/bench`, port: 0 }, log);
+    config = { ...config, neo4j: { uri: neo4j.uri, user: 'neo4j' } };
+  }
+  const app = await createApp(config, log);
+  await app.server.listen({ host: '127.0.0.1', port: 0 });
+  const url = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
+  const post = (path: string, body: unknown) =>
+    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => {
+      if (r.status >= 300) throw new Error(`${r.status} ${await r.text()}`);
+    });
+  const events = (label: string) => {
+    const out: Record<string, unknown>[] = [];
+    for (let seed = 1; out.length < total; seed++) out.push(...generateEvents(uniquePrefix(`${label}${seed}`), seed, 10, 4));
+    return out.slice(0, total);
+  };
+  const rows: string[] = [];
+  const measure = async (label: string, run: () => Promise<void>, bytes: number) => {
+    const t0 = process.hrtime.bigint();
+    await run();
+    const s = Number(process.hrtime.bigint() - t0) / 1e9;
+    rows.push(`| ${label} | ${total} | ${s.toFixed(2)} | ${Math.round(total / s)} | ${(bytes / s / 1e6).toFixed(2)} |`);
+  };
+  const seq = events('seq');
+  await measure('HTTP, 1 client, one event per request', async () => {
+    for (const e of seq) await post('/api/v1/lineage', e);
+  }, JSON.stringify(seq).length);
+  const conc = events('conc');
+  await measure(`HTTP, ${clients} concurrent clients (group commit)`, async () => {
+    let next = 0;
+    await Promise.all(Array.from({ length: clients }, async () => {
+      while (next < conc.length) await post('/api/v1/lineage', conc[next++]);
+    }));
+  }, JSON.stringify(conc).length);
+  const batch = events('batch');
+  await measure('HTTP batch endpoint, 200 events per request', async () => {
+    for (let i = 0; i < batch.length; i += 200) await post('/api/v1/lineage/batch', batch.slice(i, i + 200));
+  }, JSON.stringify(batch).length);
+  const c = app.committer.counters;
+  process.stdout.write(
+    ['| path | events | seconds | events/s | MB/s |', '|---|---|---|---|---|', ...rows].join('\n') +
+      `\n\ngroup commit: ${c.events} events in ${c.batches} transactions (largest ${c.largestBatch})\n`,
+  );
+  await app.close();
+  await neo4j?.stop();
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err?.stack ?? err}\n`);
+  process.exit(1);
+});
