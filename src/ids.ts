@@ -60,6 +60,9 @@ export const fieldId = (namespace: string, name: string, field: string): string 
 export const fieldOfDataset = (dsId: string, field: string): string =>
   `${NodeKind.Field}:${dsId.slice(NodeKind.Dataset.length + 1)}:${escapeComponent(field)}`;
 
+/** Internal id of a job version (not a GraphQL lookup key): job id + '#' + hash of IO and code. */
+export const jobVersionId = (jid: string, hash: string): string => `${jid}#${hash}`;
+
 export const runId = (uuid: string): string => `${NodeKind.Run}:${uuid.toLowerCase()}`;
 
 export function formatId(ref: NodeRef): string {

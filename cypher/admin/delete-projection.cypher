@@ -1,6 +1,6 @@
 // Purpose: delete up to $limit projected nodes (never Event nodes) of the jobs and datasets whose
 //   namespace starts with $prefix ('' = all), before a rebuild from stored events. Phase 1 deletes
-//   their runs and fields (reached through RUN_OF and HAS_FIELD), phase 2 the jobs and datasets,
+//   their runs, fields and job versions (reached through RUN_OF, HAS_FIELD, HAS_VERSION), phase 2 the jobs and datasets,
 //   so nothing is orphaned. Call each phase until it deletes 0.
 // Parameters: $prefix: namespace prefix; $phase: 1 or 2; $limit: nodes per call
 // Columns: deleted (integer)
@@ -10,6 +10,9 @@ CALL () {
   UNION
   WITH 1 AS one WHERE $phase = 1
   MATCH (d:Dataset)-[:HAS_FIELD]->(f:Field) WHERE d.namespace STARTS WITH $prefix RETURN f AS n
+  UNION
+  WITH 1 AS one WHERE $phase = 1
+  MATCH (j:Job)-[:HAS_VERSION]->(v:JobVersion) WHERE j.namespace STARTS WITH $prefix RETURN v AS n
   UNION
   WITH 1 AS one WHERE $phase = 2
   MATCH (j:Job) WHERE j.namespace STARTS WITH $prefix RETURN j AS n

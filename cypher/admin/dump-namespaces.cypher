@@ -1,5 +1,5 @@
 // Purpose: the projected subgraph of every job and dataset whose namespace starts with $prefix, with
-//   their runs and fields, and all relationships among those nodes (raw Event nodes excluded).
+//   their runs, fields and job versions, and all relationships among those nodes (raw Event nodes excluded).
 //   Used for canonical dumps (order/duplicate independence, re-projection checks) and exports.
 //   Starts from the namespace indexes; bounded by $limit nodes.
 // Parameters: $prefix: namespace prefix; $limit: maximum number of nodes
@@ -12,6 +12,8 @@ CALL () {
   MATCH (j:Job)<-[:RUN_OF]-(r:Run) WHERE j.namespace STARTS WITH $prefix RETURN r AS n
   UNION
   MATCH (d:Dataset)-[:HAS_FIELD]->(f:Field) WHERE d.namespace STARTS WITH $prefix RETURN f AS n
+  UNION
+  MATCH (j:Job)-[:HAS_VERSION]->(v:JobVersion) WHERE j.namespace STARTS WITH $prefix RETURN v AS n
 }
 WITH n LIMIT toInteger($limit)
 WITH collect(n) AS nodes

@@ -2,7 +2,8 @@
 // Parameters: $ids: list of run ids
 // Columns: run: {id, runId, state, startedAt, endedAt, stateAt, firstSeen, lastSeen, the properties
 //   derived from facets (nominalStartTime, nominalEndTime, engineName, engineVersion, errorMessage,
-//   externalQueryId), facets: list of [key, JSON text], jobId, parentRunId, rootRunId}; ids not found are absent
+//   externalQueryId), facets: list of [key, JSON text], jobId, parentRunId, rootRunId, versionId};
+//   ids not found are absent
 UNWIND $ids AS id
 MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
 WITH r, min(j.id) AS jobId
@@ -11,4 +12,5 @@ RETURN r {.id, .runId, .state, .startedAt, .endedAt, .stateAt, .firstSeen, .last
           facets: [k IN keys(r) WHERE k STARTS WITH 'facet.' | [substring(k, 6), r[k]]],
           jobId: jobId,
           parentRunId: COLLECT { MATCH (r)-[:PARENT]->(p:Run) RETURN p.id ORDER BY p.id LIMIT 1 }[0],
-          rootRunId: COLLECT { MATCH (r)-[:ROOT]->(p:Run) RETURN p.id ORDER BY p.id LIMIT 1 }[0]} AS run
+          rootRunId: COLLECT { MATCH (r)-[:ROOT]->(p:Run) RETURN p.id ORDER BY p.id LIMIT 1 }[0],
+          versionId: COLLECT { MATCH (r)-[:OF_VERSION]->(v:JobVersion) RETURN v.id LIMIT 1 }[0]} AS run

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { CatalogService } from '../lineage/catalog-service';
 import type { LineageService } from '../lineage/lineage-service';
-import type { DatasetRecord, FieldRecord, JobRecord, RunRecord } from '../lineage/types';
+import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../lineage/types';
 
 /** Services shared by all requests. */
 export interface Services {
@@ -23,6 +23,7 @@ export interface Loaders {
   jobIo: DataLoader<string, { inputs: string[]; outputs: string[] }>;
   runIo: DataLoader<string, { inputs: string[]; outputs: string[] }>;
   datasetJobs: DataLoader<string, { producers: string[]; consumers: string[] }>;
+  versions: DataLoader<string, JobVersionRecord[]>;
 }
 
 export interface Context {
@@ -43,6 +44,7 @@ export function createContext(services: Services): Context {
       jobIo: new DataLoader((ids) => c.jobIo(ids)),
       runIo: new DataLoader((ids) => c.runIo(ids)),
       datasetJobs: new DataLoader((ids) => c.datasetJobs(ids)),
+      versions: new DataLoader((ids) => c.versionsOfJobs(ids)),
     },
   };
 }

@@ -23,7 +23,7 @@ import type {
  *    smallest), with the properties derived from it;
  *  - run state: highest rank (OTHER 0 < START 1 < RUNNING 2 < COMPLETE/FAIL/ABORT 3), then latest
  *    event time, then the larger state name, so terminal states are sticky;
- *  - startedAt: earliest START event;
+ *  - startedAt: earliest START event; a run's source code signature: the latest event's that had one;
  *  - a job's IO report: the latest (time, run id) of an event that listed inputs or outputs;
  *  - an input is `declared` when any event listed it in `inputs` (else only column lineage named it);
  *  - sets (raw spellings, normalisation reasons): union, sorted.
@@ -49,6 +49,9 @@ export interface CRun extends Seen {
   state: string | null;
   stateAt: string | null;
   startedAt: string | null;
+  /** Source code signature of the latest event that carried one, and that event's time. */
+  codeSig: string | null;
+  codeAt: string | null;
 }
 
 export interface CompactPlan {
@@ -183,6 +186,8 @@ function runRow(r: RunRow): CRun {
     state,
     stateAt: state === null ? null : r.eventTime,
     startedAt: state === 'START' ? r.eventTime : null,
+    codeSig: r.codeSig,
+    codeAt: r.codeSig === null ? null : r.eventTime,
   };
 }
 
@@ -190,6 +195,7 @@ function mergeRun(a: CRun, b: CRun): CRun {
   const stateWinner = betterState(a, b) ? a : b;
   const starts = [a.startedAt, b.startedAt].filter((s): s is string => s !== null).sort();
   const jobWinner = newer(a.lastSeen, a.jobId, b.lastSeen, b.jobId) ? a : b;
+  const code = newer(a.codeAt, a.codeSig ?? '', b.codeAt, b.codeSig ?? '') ? a : b;
   return {
     ...a,
     ...seen(a, b),
@@ -198,6 +204,8 @@ function mergeRun(a: CRun, b: CRun): CRun {
     state: stateWinner.state,
     stateAt: stateWinner.stateAt,
     startedAt: starts[0] ?? null,
+    codeSig: code.codeSig,
+    codeAt: code.codeAt,
   };
 }
 

@@ -6,6 +6,7 @@ import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
 import { emptyPlan, planEvent, storedEventRow, type StoredEventRow } from './plan';
 import { validateEvent, type ValidEvent } from './validate';
+import { refreshJobVersions } from './versions';
 
 /**
  * validate → store → project, for one event or a batch. Transport-agnostic (HTTP, files, Kafka).
@@ -159,4 +160,5 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   const ioJobs = p.jobs.filter((j) => j.ioAt !== null).map((j) => j.id);
   run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
   await Promise.all(pending);
+  await refreshJobVersions(tx, p.runs.map((r) => r.id));
 }

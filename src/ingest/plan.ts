@@ -78,6 +78,8 @@ export interface RunRow {
   eventType: string | null;
   eventTime: string;
   facets: FacetRow[];
+  /** Signature of the job's sourceCode/sourceCodeLocation facets in this event (null: none). */
+  codeSig: string | null;
 }
 
 export interface IoRow {
@@ -220,6 +222,7 @@ export function planEvent(plan: ProjectionPlan, v: ValidEvent): void {
       eventType: v.eventType,
       eventTime: t,
       facets: facetRows(v.event.run.facets, t, RUN_DERIVED),
+      codeSig: codeSignature(job.facets),
     });
     addParent(plan, rid, v.event.run.facets, t);
   }
@@ -356,6 +359,16 @@ function addParent(plan: ProjectionPlan, rid: string, facets: FacetMap, t: strin
 
 function lineageField(id: string, dsId: string, name: string, t: string): FieldRow {
   return { id, datasetId: dsId, name, type: null, description: null, fromSchema: false, eventTime: t };
+}
+
+/** A short hash of the source code facets of a job, or null when the event carries none. */
+function codeSignature(facets: FacetMap): string | null {
+  const f = (facets ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const code = f.sourceCode?._deleted === true ? undefined : f.sourceCode;
+  const loc = f.sourceCodeLocation?._deleted === true ? undefined : f.sourceCodeLocation;
+  if (!code && !loc) return null;
+  const basis = canonicalJson({ code: code?.sourceCode ?? null, language: code?.language ?? null, url: loc?.url ?? null, version: loc?.version ?? null });
+  return createHash('sha256').update(basis).digest('hex').slice(0, 16);
 }
 
 /** One row per facet key; `_deleted: true` gives a deletion (value null). */

@@ -1,7 +1,7 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { parseJsonProperty } from '../graph/mappers';
-import type { DatasetRecord, Facets, FieldRecord, JobRecord, RunRecord } from './types';
+import type { DatasetRecord, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from './types';
 
 type WithFacetPairs<T> = Omit<T, 'facets'> & { facets: [string, string | null][] };
 
@@ -58,6 +58,12 @@ export class CatalogService {
   async jobIo(ids: readonly string[]): Promise<{ inputs: string[]; outputs: string[] }[]> {
     const rows = await this.executor.read<{ jobId: string; inputs: string[]; outputs: string[] }>(Query.JobIoOfJobs, { ids });
     return align(ids, rows, (r) => r.jobId, null).map((r) => ({ inputs: r?.inputs ?? [], outputs: r?.outputs ?? [] }));
+  }
+
+  /** Versions of each job, newest first. */
+  async versionsOfJobs(ids: readonly string[]): Promise<JobVersionRecord[][]> {
+    const rows = await this.executor.read<{ jobId: string; versions: JobVersionRecord[] }>(Query.VersionsOfJobs, { ids });
+    return align(ids, rows, (r) => r.jobId, null).map((r) => r?.versions ?? []);
   }
 
   /** Dataset ids each run read and wrote. */

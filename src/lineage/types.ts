@@ -136,5 +136,17 @@ export interface RunRecord {
   externalQueryId: string | null;
   parentRunId: string | null;
   rootRunId: string | null;
+  versionId: string | null;
   facets: Facets;
+}
+
+/** One combination of inputs, outputs and source code of a job, across its runs. */
+export interface JobVersionRecord {
+  id: string;
+  inputs: string[];
+  outputs: string[];
+  codeSig: string | null;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  runs: number;
 }

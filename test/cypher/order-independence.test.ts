@@ -4,7 +4,7 @@ import { dumpNamespaces, type GraphDump } from '../../src/graph/dump';
 import { reproject } from '../../src/ingest/reproject';
 import { startService, type TestService } from '../support/app';
 import { generateEvents, rng, shuffle } from '../support/generate';
-import { uniquePrefix } from '../support/isolate';
+import { ISOLATED_RUN_TAIL, uniquePrefix } from '../support/isolate';
 
 /**
  * Property: the projected graph is a function of the set of events. In-order delivery in one
@@ -22,7 +22,7 @@ const items = (events: unknown[]) => events.map((value) => ({ raw: JSON.stringif
 /** Dump of a prefix with the prefix (and the run ids derived from it) replaced, lines sorted. */
 function normalised(prefix: string, dump: GraphDump): string[] {
   return [...dump.nodes, ...dump.rels]
-    .map((x) => JSON.stringify(x).split(prefix).join('<p>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}/g, '<run>'))
+    .map((x) => JSON.stringify(x).split(prefix).join('<p>').replace(ISOLATED_RUN_TAIL, '-<run>').replace(/#[0-9a-f]{16}/g, '#<version>'))
     .sort();
 }
 

@@ -230,3 +230,28 @@ describe('parents', () => {
     assert.deepEqual(res.data.run, { parent: { runId: dagRun, job: { name: 'dag' } }, root: { runId: dagRun } });
   });
 });
+
+describe('job versions', () => {
+  it('keeps one version per distinct inputs, outputs and source code, with its runs', async () => {
+    const ns = uniquePrefix('versions');
+    const code = (rev: string) => ({ sourceCodeLocation: { type: 'git', url: 'https://git.example/etl.py', version: rev } });
+    const rid = (n: number) => isolatedRunId(ns, `cccccccc-0000-4000-8000-00000000000${n}`);
+    await ingest([
+      runEvent(ns, { job: 'etl', runId: rid(1), eventTime: T(1), inputs: ['a'], outputs: ['x'], jobFacets: code('r1') }),
+      runEvent(ns, { job: 'etl', runId: rid(2), eventTime: T(2), inputs: ['a'], outputs: ['x'], jobFacets: code('r1') }),
+      runEvent(ns, { job: 'etl', runId: rid(3), eventTime: T(3), inputs: ['b'], outputs: ['x'], jobFacets: code('r1') }),
+      runEvent(ns, { job: 'etl', runId: rid(4), eventTime: T(4), inputs: ['b'], outputs: ['x'], jobFacets: code('r2') }),
+    ]);
+    // A later event of run 4 adds an input: the run moves to a new version, the one it left is gone.
+    await ingest([runEvent(ns, { job: 'etl', runId: rid(4), eventTime: T(5), inputs: ['c'], jobFacets: code('r2') })]);
+    const res = await svc.graphql(`query($id: ID!) { job(id: $id) { versions { inputs outputs runs firstSeen lastSeen } } }`, { id: jobId(ns, 'etl') });
+    const ds = (n: string) => datasetId(ns, n);
+    assert.deepEqual(res.data.job.versions, [
+      { inputs: [ds('b'), ds('c')], outputs: [ds('x')], runs: 1, firstSeen: T(4), lastSeen: T(5) },
+      { inputs: [ds('b')], outputs: [ds('x')], runs: 1, firstSeen: T(3), lastSeen: T(3) },
+      { inputs: [ds('a')], outputs: [ds('x')], runs: 2, firstSeen: T(1), lastSeen: T(2) },
+    ]);
+    const run = await svc.graphql(`query($id: ID!) { run(id: $id) { version { runs inputs } } }`, { id: runId(rid(2)) });
+    assert.deepEqual(run.data.run.version, { runs: 2, inputs: [ds('a')] });
+  });
+});

@@ -6,7 +6,7 @@ import type { IngestItem } from '../../src/ingest/ingestor';
 import { docsOf, manifest } from '../support/corpus';
 import { startService, type TestService } from '../support/app';
 import { runEvent } from '../support/events';
-import { isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
+import { ISOLATED_RUN_TAIL, isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
 import { COMPLETE_REJECTIONS } from '../support/policy';
 
 let svc: TestService;
@@ -64,14 +64,15 @@ describe('projection of the complete corpus', () => {
 
 /**
  * Each node and relationship as one line, with the prefix (it has no ':', so ids show it verbatim)
- * and the run ids derived from it replaced; sorted, since run ids also decide the dump's order.
+ * and the run and version ids derived from it replaced; sorted, since those ids also decide the dump order.
  */
 function normalised(prefix: string, dump: GraphDump): string[] {
   const strip = (x: unknown) =>
     JSON.stringify(x)
       .split(prefix)
       .join('<p>')
-      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-[0-9a-f]{12}/g, '<run>');
+      .replace(ISOLATED_RUN_TAIL, '-<run>')
+      .replace(/#[0-9a-f]{16}/g, '#<version>');
   return [...dump.nodes.map(strip), ...dump.rels.map(strip)].sort();
 }
 

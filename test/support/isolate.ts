@@ -12,11 +12,18 @@ export function uniquePrefix(label: string): string {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Keeps the first three groups of the UUID (so run ids compare in the same order as the originals:
+ * the projection breaks ties by run id) and replaces the rest with a hash of (prefix, id), as
+ * `-a<3 hex>-<12 hex>`; ISOLATED_RUN_TAIL matches that part.
+ */
 export function isolatedRunId(prefix: string, runId: string): string {
   if (!UUID.test(runId)) return runId;
   const h = createHash('sha256').update(prefix + runId.toLowerCase()).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  return `${runId.toLowerCase().slice(0, 19)}a${h.slice(0, 3)}-${h.slice(3, 15)}`;
 }
+
+export const ISOLATED_RUN_TAIL = /-a[0-9a-f]{3}-[0-9a-f]{12}\b/g;
 
 export function isolate<T>(doc: T, prefix: string): T {
   const copy = JSON.parse(JSON.stringify(doc)) as unknown;

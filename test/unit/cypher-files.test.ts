@@ -25,7 +25,7 @@ describe('cypher/ files', () => {
     for (const st of s) assert.match(st.text, /IF NOT EXISTS/, st.name);
     assert.deepEqual(
       s.filter((x) => x.text.startsWith('CREATE CONSTRAINT')).map((x) => x.name),
-      ['dataset_id', 'job_id', 'run_id', 'field_id', 'event_id'],
+      ['dataset_id', 'job_id', 'run_id', 'field_id', 'event_id', 'job_version_id'],
     );
   });
 });

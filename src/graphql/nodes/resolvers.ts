@@ -1,8 +1,8 @@
 import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
 import { NodeKind, parseIdOfKind } from '../../ids';
-import type { DatasetRecord, FieldRecord, JobRecord, RunRecord } from '../../lineage/types';
+import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../../lineage/types';
 import { loadAll, type Context } from '../context';
-import { Dataset, DatasetField, Job, Run } from './types';
+import { Dataset, DatasetField, Job, JobVersion, Run } from './types';
 
 /** Lookups by id. A well-formed id that matches nothing gives null; a malformed one BAD_INPUT. */
 @Resolver()
@@ -54,6 +54,11 @@ export class DatasetFieldResolver {
 
 @Resolver(() => Job)
 export class JobResolver {
+  @FieldResolver(() => [JobVersion], { description: 'Versions (inputs, outputs, source code) across runs, newest first.' })
+  versions(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<JobVersionRecord[]> {
+    return ctx.loaders.versions.load(j.id);
+  }
+
   @FieldResolver(() => Run, { nullable: true, description: 'The run with the latest event time.' })
   async latestRun(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<RunRecord | null> {
     const id = await ctx.loaders.latestRun.load(j.id);
@@ -73,6 +78,12 @@ export class JobResolver {
 
 @Resolver(() => Run)
 export class RunResolver {
+  @FieldResolver(() => JobVersion, { nullable: true, description: 'The job version of this run (its inputs, outputs and source code).' })
+  async version(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<JobVersionRecord | null> {
+    if (!r.versionId) return null;
+    return (await ctx.loaders.versions.load(r.jobId)).find((v) => v.id === r.versionId) ?? null;
+  }
+
   @FieldResolver(() => Run, { nullable: true, description: 'The parent run (parent run facet): e.g. the Airflow DAG run of a task run.' })
   parent(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<RunRecord | null> | null {
     return r.parentRunId ? ctx.loaders.run.load(r.parentRunId) : null;

@@ -1,5 +1,5 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 /**
  * Catalog entities. Ids follow src/ids.ts (`dataset:<ns>:<name>`, `job:<ns>:<name>`,
@@ -159,6 +159,30 @@ export class Run {
 
   parentRunId!: string | null;
   rootRunId!: string | null;
-
+  versionId!: string | null;
   jobId!: string;
+}
+
+@ObjectType({ description: 'One version of a job: a distinct combination of inputs, outputs and source code across its runs.' })
+export class JobVersion {
+  @Field(() => ID, { description: 'Job id, "#", and a hash of inputs, outputs and source code.' })
+  id!: string;
+
+  @Field(() => [ID], { description: 'Dataset ids the runs of this version read, sorted.' })
+  inputs!: string[];
+
+  @Field(() => [ID], { description: 'Dataset ids the runs of this version wrote, sorted.' })
+  outputs!: string[];
+
+  @Field(() => String, { nullable: true, description: 'Hash of the sourceCode/sourceCodeLocation facets; null when none was sent.' })
+  codeSig!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Earliest event time of its runs.' })
+  firstSeen!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Latest event time of its runs.' })
+  lastSeen!: string | null;
+
+  @Field(() => Int, { description: 'How many runs had this version.' })
+  runs!: number;
 }

@@ -1,0 +1,12 @@
+// Purpose: what identifies the job version of each given run: its job, the datasets the run read
+//   and wrote (sorted ids) and its source code signature. Read inside the projection transaction,
+//   after the run's edges were written.
+// Parameters: $runIds: list of run ids
+// Columns: runId, jobId, inputs (sorted dataset ids), outputs (sorted dataset ids), codeSig (or null)
+UNWIND $runIds AS id
+MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
+WITH r, min(j.id) AS jobId
+RETURN r.id AS runId, jobId,
+       COLLECT { MATCH (d:Dataset)-[:INPUT_TO]->(r) RETURN d.id ORDER BY d.id } AS inputs,
+       COLLECT { MATCH (r)-[:OUTPUT_TO]->(d:Dataset) RETURN d.id ORDER BY d.id } AS outputs,
+       r.codeSig AS codeSig
