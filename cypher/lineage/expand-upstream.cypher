@@ -1,17 +1,31 @@
 // Purpose: one breadth-first step UPSTREAM at dataset/job granularity, against data flow:
-//   dataset → jobs that write it (PRODUCES), job → datasets it reads (FEEDS).
+//   dataset → jobs that write it (PRODUCES), job → datasets it reads (FEEDS). A dataset and the
+//   datasets SYMLINKed to it (either direction) are one logical dataset: their aliases come back as
+//   ALIAS rows (same distance) and the writers of every alias are expanded in this same step.
 // Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows returned
-// Columns: fromId, toId (edge in data-flow direction, so toId is the frontier node), type ('FEEDS' |
-//   'PRODUCES'), firstSeen, lastSeen, declared, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}
+// Columns: fromId, toId (edge in data-flow direction, so toId is the frontier side; for ALIAS:
+//   frontier dataset → alias), type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared,
+//   node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first
 CALL () {
   UNWIND $datasetIds AS id
-  MATCH (n:Job)-[e:PRODUCES]->(:Dataset {id: id})
-  RETURN n.id AS fromId, id AS toId, e, n, 'JOB' AS kind
+  MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)
+  RETURN 0 AS ord, id AS fromId, n.id AS toId, 'ALIAS' AS type, e, n, 'DATASET' AS kind
+  UNION ALL
+  UNWIND $datasetIds AS id
+  MATCH (d:Dataset {id: id})
+  CALL (d) {
+    RETURN d AS m
+    UNION
+    MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m
+  }
+  MATCH (n:Job)-[e:PRODUCES]->(m)
+  RETURN 1 AS ord, n.id AS fromId, m.id AS toId, 'PRODUCES' AS type, e, n, 'JOB' AS kind
   UNION ALL
   UNWIND $jobIds AS id
   MATCH (n:Dataset)-[e:FEEDS]->(:Job {id: id})
-  RETURN n.id AS fromId, id AS toId, e, n, 'DATASET' AS kind
+  RETURN 1 AS ord, n.id AS fromId, id AS toId, 'FEEDS' AS type, e, n, 'DATASET' AS kind
 }
-RETURN fromId, toId, type(e) AS type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
+WITH ord, fromId, toId, type, e, n, kind ORDER BY ord
+RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
        {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node
 LIMIT toInteger($limit)

@@ -4,8 +4,8 @@ import { Query } from '../graph/queries';
 import { NodeKind, parseIdOfKind } from '../ids';
 import {
   Direction,
+  EdgeType,
   EntityKind,
-  type EdgeType,
   type EntityRef,
   type LineageEdge,
   type LineageGraph,
@@ -35,6 +35,9 @@ interface ExpandRow {
  * reading and writing the same table) terminate and diamonds cost no path explosion. Depth counts
  * edges: from a dataset, depth 1 reaches the jobs that read (DOWNSTREAM) or write (UPSTREAM) it,
  * depth 2 the datasets beyond them.
+ *
+ * Datasets linked by SYMLINK are one logical dataset: each alias comes back at the distance of the
+ * dataset it aliases, joined by an ALIAS edge, and costs no hop.
  *
  * Bounds: depth is capped at `maxDepth`; at most `maxNodes` nodes are returned per direction. After
  * the last hop one more step checks whether lineage continues, which sets `truncated`.
@@ -67,7 +70,9 @@ export class LineageService {
         const reasons = await this.traverse(tx, root, side as Direction.UPSTREAM | Direction.DOWNSTREAM, depth, nodes, edges);
         reasons.forEach((r) => truncatedBy.add(r));
       }
-      const nodeList = [...nodes.values()].sort((a, b) => a.distance - b.distance || cmp(a.id, b.id));
+      const nodeList = [...nodes.values()].sort(
+        (a, b) => Number(b.side === 'ROOT') - Number(a.side === 'ROOT') || a.distance - b.distance || cmp(a.id, b.id),
+      );
       const edgeList = [...edges.values()]
         .filter((e) => nodes.has(e.fromId) && nodes.has(e.toId))
         .sort((a, b) => cmp(a.fromId, b.fromId) || cmp(a.toId, b.toId));
@@ -108,17 +113,16 @@ export class LineageService {
       const next: EntityRef[] = [];
       for (const row of rows) {
         const isNew = !visited.has(row.node.id);
-        if (probing) {
-          if (isNew) return ['DEPTH'];
-          edges.set(edgeKey(row), toEdge(row));
-          continue;
-        }
+        // An alias is the same logical dataset as its frontier node: same distance, no hop, and its
+        // own edges were expanded in this step already (so it joins no frontier).
+        const alias = row.type === EdgeType.ALIAS;
+        if (probing && isNew && !alias) return ['DEPTH'];
         if (isNew) {
           if (added >= this.limits.maxNodes) return ['NODE_LIMIT'];
           visited.add(row.node.id);
           added++;
-          next.push(row.node);
-          if (!nodes.has(row.node.id)) nodes.set(row.node.id, { ...row.node, distance: hop, side });
+          if (!alias && !probing) next.push(row.node);
+          if (!nodes.has(row.node.id)) nodes.set(row.node.id, { ...row.node, distance: alias ? hop - 1 : hop, side });
         }
         edges.set(edgeKey(row), toEdge(row));
       }

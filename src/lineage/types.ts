@@ -23,6 +23,8 @@ export enum EdgeType {
   FEEDS = 'FEEDS',
   /** job → dataset: the job writes the dataset. */
   PRODUCES = 'PRODUCES',
+  /** dataset — dataset: two names of one logical dataset (symlinks facet); not a hop. */
+  ALIAS = 'ALIAS',
 }
 
 export interface EntityRef {
@@ -56,7 +58,7 @@ export interface LineageGraph {
   requestedDepth: number;
   /** The depth actually traversed: min(requested, configured maximum). */
   depth: number;
-  /** Nodes ordered by distance, then id. */
+  /** The start node first, then by distance, then id. */
   nodes: LineageNode[];
   /** Edges between returned nodes, ordered by fromId, toId. */
   edges: LineageEdge[];

@@ -61,6 +61,36 @@ describe('lineage traversal queries (expand-upstream / expand-downstream)', () =
     assert.equal(down.nodes.length, 6); // the start node and five more
   });
 
+  it('treats symlinked names as one dataset: a Flink path and the Spark catalog table', async () => {
+    const ns = uniquePrefix('alias');
+    const path = datasetId(`${ns}s3://warehouse`, '/db/orders');
+    const table = datasetId(`${ns}hive://metastore`, 'db.orders');
+    const flink = runEvent(`${ns}s3://warehouse`, { job: 'flink-sink', outputs: ['/db/orders'] }) as any;
+    flink.job.namespace = `${ns}flink`;
+    flink.outputs[0].facets = { symlinks: { identifiers: [{ namespace: `${ns}hive://metastore`, name: 'db.orders', type: 'TABLE' }] } };
+    const spark = runEvent(`${ns}hive://metastore`, { job: 'report', inputs: ['db.orders'], outputs: ['db.report'] }) as any;
+    spark.job.namespace = `${ns}spark`;
+    await svc.app.ingestor.ingest([flink, spark].map((v) => ({ raw: JSON.stringify(v), value: v })));
+    const service = new LineageService(svc.app.executor, { maxDepth: 20, maxNodes: 100 });
+    const up = await service.lineage(datasetId(`${ns}hive://metastore`, 'db.report'), Direction.UPSTREAM, 3);
+    assert.deepEqual(
+      up.nodes.map((n) => [n.id, n.distance]),
+      [
+        [datasetId(`${ns}hive://metastore`, 'db.report'), 0],
+        [jobId(`${ns}spark`, 'report'), 1],
+        [table, 2],
+        [path, 2],
+        [jobId(`${ns}flink`, 'flink-sink'), 3],
+      ],
+    );
+    assert.equal(up.truncated, false);
+    assert.ok(up.edges.some((e) => e.type === 'ALIAS' && e.fromId === table && e.toId === path));
+    // The start node comes first, its alias next at the same distance.
+    const down = await service.lineage(path, Direction.DOWNSTREAM, 1);
+    assert.deepEqual(down.nodes.map((n) => [n.id, n.distance]), [[path, 0], [table, 0], [jobId(`${ns}spark`, 'report'), 1]]);
+    assert.deepEqual(down.truncatedBy, ['DEPTH']);
+  });
+
   it('sees no lineage from an isolated dataset', async () => {
     const ns = await graph('lonely', [{ job: 'only', outputs: ['x'] }]);
     const service = new LineageService(svc.app.executor, { maxDepth: 20, maxNodes: 5 });

@@ -21,6 +21,7 @@ registerEnumType(EdgeType, {
   valuesConfig: {
     FEEDS: { description: 'dataset → job: the job reads the dataset.' },
     PRODUCES: { description: 'job → dataset: the job writes the dataset.' },
+    ALIAS: { description: 'dataset — dataset: two names of one logical dataset (symlinks facet); costs no depth.' },
   },
 });
 
@@ -81,7 +82,7 @@ export class LineageEdge {
   @Field(() => ID, { description: 'Where data goes (a job for FEEDS, a dataset for PRODUCES).' })
   toId!: string;
 
-  @Field(() => EdgeType, { description: 'FEEDS (read) or PRODUCES (write).' })
+  @Field(() => EdgeType, { description: 'FEEDS (read), PRODUCES (write) or ALIAS (same dataset).' })
   type!: EdgeType;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time that recorded this read or write.' })
