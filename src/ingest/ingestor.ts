@@ -4,7 +4,8 @@ import type { Logger } from '../log';
 import type { Executor, TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
-import { emptyPlan, planEvent, storedEventRow, type StoredEventRow } from './plan';
+import { emptyPlan, planEvent } from './plan';
+import { storedEventRow, type StoredEventRow } from './stored-event';
 import { validateEvent, type ValidEvent } from './validate';
 import { refreshJobVersions } from './versions';
 

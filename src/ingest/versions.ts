@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { jobVersionId } from '../ids';
-import { canonicalJson } from './plan';
+import { canonicalJson } from './stored-event';
 
 /**
  * Job versions: one per distinct (inputs, outputs, source code) of a job's runs. Recomputed for

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { datasetId, jobId, runId } from '../ids';
+import { normaliseDatasetName } from './naming';
+import type { ValidEvent } from './validate';
+
+/** An accepted event as stored (Event node), with the ids it concerns. */
+export interface StoredEventRow {
+  id: string;
+  kind: ValidEvent['kind'];
+  eventType: string | null;
+  eventTime: string;
+  producer: string;
+  specVersion: string | null;
+  runId: string | null;
+  jobId: string | null;
+  datasetId: string | null;
+  raw: string;
+}
+
+/**
+ * The stored form of an event: `raw` is the exact JSON text received; the id is the SHA-256 of the
+ * canonical JSON (keys sorted, no white space), so the same event sent again, pretty-printed or
+ * inside a batch, is recognised as a duplicate.
+ */
+export function storedEventRow(v: ValidEvent, raw: string, value: unknown): StoredEventRow {
+  const e = v.event as { producer: string; job?: { namespace: string; name: string } };
+  let dsId: string | null = null;
+  if (v.kind === 'DatasetEvent') {
+    const n = normaliseDatasetName(v.event.dataset.namespace, v.event.dataset.name);
+    dsId = datasetId(n.namespace, n.name);
+  }
+  return {
+    id: `event:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`,
+    kind: v.kind,
+    eventType: v.kind === 'RunEvent' ? v.eventType : null,
+    eventTime: v.eventTimeUtc,
+    producer: e.producer,
+    specVersion: v.specVersion,
+    runId: v.kind === 'RunEvent' ? runId(v.event.run.runId) : null,
+    jobId: e.job ? jobId(e.job.namespace, e.job.name) : null,
+    datasetId: dsId,
+    raw,
+  };
+}
+
+/** JSON with object keys sorted at every level and no white space. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const o = value as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
