@@ -5,6 +5,7 @@
 //   named it); FEEDS also the latest run that read (lastRunId) and, for JobEvents, the latest static
 //   report (staticAt). Input facets: merge-facets.cypher. Job, run and dataset nodes must exist.
 // Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen}
+//   The run's ioFrom is the earliest time it reported IO (min), for lineage as of a past time.
 // Columns: none
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
@@ -27,5 +28,6 @@ CALL (d, x) {
   MERGE (d)-[e:INPUT_TO]->(r)
   SET e.declared = coalesce(e.declared, false) OR x.declared,
       e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
-      e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END
+      e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END,
+      r.ioFrom = CASE WHEN r.ioFrom IS NULL OR x.firstSeen < r.ioFrom THEN x.firstSeen ELSE r.ioFrom END
 }

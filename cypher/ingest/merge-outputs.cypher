@@ -3,6 +3,7 @@
 //   event. Same edge properties as merge-inputs.cypher (declared is always true). Output facets:
 //   merge-facets.cypher. Job, run and dataset nodes must exist.
 // Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen}
+//   The run's ioFrom is the earliest time it reported IO (min), for lineage as of a past time.
 // Columns: none
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
@@ -23,5 +24,6 @@ CALL (d, x) {
   MATCH (r:Run {id: x.runId})
   MERGE (r)-[e:OUTPUT_TO]->(d)
   SET e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
-      e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END
+      e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END,
+      r.ioFrom = CASE WHEN r.ioFrom IS NULL OR x.firstSeen < r.ioFrom THEN x.firstSeen ELSE r.ioFrom END
 }

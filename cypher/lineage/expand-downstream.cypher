@@ -2,9 +2,12 @@
 //   dataset → jobs that read it (FEEDS), job → datasets it writes (PRODUCES). A dataset and the
 //   datasets SYMLINKed to it (either direction) are one logical dataset: their aliases come back as
 //   ALIAS rows (same distance) and the readers of every alias are expanded in this same step.
-// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows returned
+//   Which edges count: with $asOf null, the current ones (the job's latest IO report); with $asOf,
+//   the IO of the job's latest run that had reported IO by then (run.ioFrom <= $asOf), or, for
+//   static lineage from JobEvents, edges first seen by then.
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $asOf: ISO time or null; $limit: maximum rows
 // Columns: fromId, toId (edge in data-flow direction; for ALIAS: frontier dataset → alias),
-//   type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared,
+//   type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared, current,
 //   node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first
 CALL () {
   UNWIND $datasetIds AS id
@@ -19,13 +22,23 @@ CALL () {
     MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m
   }
   MATCH (m)-[e:FEEDS]->(n:Job)
+  WHERE ($asOf IS NULL AND e.current)
+     OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
+          MATCH (m)-[:INPUT_TO]->(r:Run)
+          WHERE r.id = COLLECT { MATCH (n)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
+                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] }))
   RETURN 1 AS ord, m.id AS fromId, n.id AS toId, 'FEEDS' AS type, e, n, 'JOB' AS kind
   UNION ALL
   UNWIND $jobIds AS id
-  MATCH (:Job {id: id})-[e:PRODUCES]->(n:Dataset)
+  MATCH (j:Job {id: id})-[e:PRODUCES]->(n:Dataset)
+  WHERE ($asOf IS NULL AND e.current)
+     OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
+          MATCH (r:Run)-[:OUTPUT_TO]->(n)
+          WHERE r.id = COLLECT { MATCH (j)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
+                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] }))
   RETURN 1 AS ord, id AS fromId, n.id AS toId, 'PRODUCES' AS type, e, n, 'DATASET' AS kind
 }
 WITH ord, fromId, toId, type, e, n, kind ORDER BY ord
 RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
-       {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node
+       coalesce(e.current, true) AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node
 LIMIT toInteger($limit)

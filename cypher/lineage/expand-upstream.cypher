@@ -2,10 +2,11 @@
 //   dataset → jobs that write it (PRODUCES), job → datasets it reads (FEEDS). A dataset and the
 //   datasets SYMLINKed to it (either direction) are one logical dataset: their aliases come back as
 //   ALIAS rows (same distance) and the writers of every alias are expanded in this same step.
-// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows returned
+//   Which edges count: as in expand-downstream.cypher (current, or as of $asOf).
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $asOf: ISO time or null; $limit: maximum rows
 // Columns: fromId, toId (edge in data-flow direction, so toId is the frontier side; for ALIAS:
 //   frontier dataset → alias), type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared,
-//   node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first
+//   current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)
@@ -19,13 +20,23 @@ CALL () {
     MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m
   }
   MATCH (n:Job)-[e:PRODUCES]->(m)
+  WHERE ($asOf IS NULL AND e.current)
+     OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
+          MATCH (r:Run)-[:OUTPUT_TO]->(m)
+          WHERE r.id = COLLECT { MATCH (n)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
+                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] }))
   RETURN 1 AS ord, n.id AS fromId, m.id AS toId, 'PRODUCES' AS type, e, n, 'JOB' AS kind
   UNION ALL
   UNWIND $jobIds AS id
-  MATCH (n:Dataset)-[e:FEEDS]->(:Job {id: id})
+  MATCH (n:Dataset)-[e:FEEDS]->(j:Job {id: id})
+  WHERE ($asOf IS NULL AND e.current)
+     OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
+          MATCH (n)-[:INPUT_TO]->(r:Run)
+          WHERE r.id = COLLECT { MATCH (j)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
+                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] }))
   RETURN 1 AS ord, n.id AS fromId, id AS toId, 'FEEDS' AS type, e, n, 'DATASET' AS kind
 }
 WITH ord, fromId, toId, type, e, n, kind ORDER BY ord
 RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
-       {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node
+       coalesce(e.current, true) AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node
 LIMIT toInteger($limit)

@@ -34,6 +34,8 @@ export enum Query {
   DatasetProducersConsumers = 'nodes/dataset-producers-consumers',
   ExpandDownstream = 'lineage/expand-downstream',
   ExpandUpstream = 'lineage/expand-upstream',
+  ExpandFieldsDownstream = 'lineage/expand-fields-downstream',
+  ExpandFieldsUpstream = 'lineage/expand-fields-upstream',
   NodeExists = 'lineage/node-exists',
   DumpNamespaces = 'admin/dump-namespaces',
   DeleteProjection = 'admin/delete-projection',

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
-import { LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
+import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
 import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunResolver } from './nodes/resolvers';
 
 /** The executable schema, built from the decorated classes (code first). */
@@ -16,6 +16,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
       LineageQueries,
       LineageGraphResolver,
       LineageNodeResolver,
+      LineageEdgeResolver,
     ],
     validate: false,
   });

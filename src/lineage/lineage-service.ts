@@ -6,6 +6,8 @@ import {
   Direction,
   EdgeType,
   EntityKind,
+  Granularity,
+  type LineageOptions,
   type EntityRef,
   type LineageEdge,
   type LineageGraph,
@@ -24,11 +26,21 @@ interface ExpandRow {
   firstSeen: string | null;
   lastSeen: string | null;
   declared: boolean;
+  current: boolean;
+  jobId?: string | null;
+  types?: string[] | null;
+  subtypes?: string[] | null;
   node: EntityRef;
 }
 
+const EXPAND: Record<Granularity, Record<'UPSTREAM' | 'DOWNSTREAM', Query>> = {
+  [Granularity.DATASET]: { UPSTREAM: Query.ExpandUpstream, DOWNSTREAM: Query.ExpandDownstream },
+  [Granularity.FIELD]: { UPSTREAM: Query.ExpandFieldsUpstream, DOWNSTREAM: Query.ExpandFieldsDownstream },
+};
+
 /**
- * Directed lineage at dataset/job granularity.
+ * Directed lineage, at dataset/job granularity (reads and writes) or field granularity (column
+ * lineage through jobs), current or as of a past time.
  *
  * Algorithm: breadth-first search from the start node, one query per hop over the whole frontier,
  * inside one read transaction (a consistent snapshot). Each node is visited once, so cycles (a job
@@ -48,16 +60,27 @@ export class LineageService {
     private readonly limits: LineageLimits,
   ) {}
 
-  async lineage(nodeId: string, direction: Direction, requestedDepth: number): Promise<LineageGraph> {
+  async lineage(
+    nodeId: string,
+    direction: Direction,
+    requestedDepth: number,
+    options: LineageOptions = { granularity: Granularity.DATASET },
+  ): Promise<LineageGraph> {
     if (!Number.isInteger(requestedDepth) || requestedDepth < 1) {
       throw badInput(`depth must be a positive integer (got ${requestedDepth})`);
     }
-    const ref = parseIdOfKind(nodeId, NodeKind.Dataset, NodeKind.Job);
+    const { granularity } = options;
+    const asOf = options.asOf ? normaliseAsOf(options.asOf) : null;
+    const ref =
+      granularity === Granularity.FIELD
+        ? parseIdOfKind(nodeId, NodeKind.Field)
+        : parseIdOfKind(nodeId, NodeKind.Dataset, NodeKind.Job);
     const depth = Math.min(requestedDepth, this.limits.maxDepth);
     return this.executor.readTx(async (tx) => {
       const [found] = await tx.run<{ node: EntityRef }>(Query.NodeExists, {
         datasetId: ref.kind === NodeKind.Dataset ? nodeId : null,
         jobId: ref.kind === NodeKind.Job ? nodeId : null,
+        fieldId: ref.kind === NodeKind.Field ? nodeId : null,
       });
       if (!found) throw notFound(`no ${ref.kind} with id "${nodeId}"`);
       const root = found.node;
@@ -67,7 +90,8 @@ export class LineageService {
       const sides =
         direction === Direction.BOTH ? [Direction.UPSTREAM, Direction.DOWNSTREAM] : [direction];
       for (const side of sides) {
-        const reasons = await this.traverse(tx, root, side as Direction.UPSTREAM | Direction.DOWNSTREAM, depth, nodes, edges);
+        const query = EXPAND[granularity][side as 'UPSTREAM' | 'DOWNSTREAM'];
+        const reasons = await this.traverse(tx, query, asOf, root, side as Direction.UPSTREAM | Direction.DOWNSTREAM, depth, nodes, edges);
         reasons.forEach((r) => truncatedBy.add(r));
       }
       const nodeList = [...nodes.values()].sort(
@@ -79,6 +103,8 @@ export class LineageService {
       return {
         root,
         direction,
+        granularity,
+        asOf,
         requestedDepth,
         depth,
         nodes: nodeList,
@@ -91,13 +117,14 @@ export class LineageService {
 
   private async traverse(
     tx: TxRunner,
+    query: Query,
+    asOf: string | null,
     root: EntityRef,
     side: Direction.UPSTREAM | Direction.DOWNSTREAM,
     depth: number,
     nodes: Map<string, LineageNode>,
     edges: Map<string, LineageEdge>,
   ): Promise<('DEPTH' | 'NODE_LIMIT')[]> {
-    const query = side === Direction.UPSTREAM ? Query.ExpandUpstream : Query.ExpandDownstream;
     const visited = new Set<string>([root.id]);
     let frontier: EntityRef[] = [root];
     let added = 0;
@@ -108,6 +135,8 @@ export class LineageService {
       const rows = await tx.run<ExpandRow>(query, {
         datasetIds: frontier.filter((n) => n.kind === EntityKind.DATASET).map((n) => n.id),
         jobIds: frontier.filter((n) => n.kind === EntityKind.JOB).map((n) => n.id),
+        fieldIds: frontier.filter((n) => n.kind === EntityKind.FIELD).map((n) => n.id),
+        asOf,
         limit: rowLimit,
       });
       const next: EntityRef[] = [];
@@ -135,7 +164,7 @@ export class LineageService {
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const edgeKey = (r: ExpandRow) => `${r.type}\u0000${r.fromId}\u0000${r.toId}`;
+const edgeKey = (r: ExpandRow) => `${r.type}\u0000${r.fromId}\u0000${r.toId}\u0000${r.jobId ?? ''}`;
 const toEdge = (r: ExpandRow): LineageEdge => ({
   fromId: r.fromId,
   toId: r.toId,
@@ -143,4 +172,15 @@ const toEdge = (r: ExpandRow): LineageEdge => ({
   firstSeen: r.firstSeen,
   lastSeen: r.lastSeen,
   declared: r.declared,
+  current: r.current,
+  jobId: r.jobId ?? null,
+  types: r.types ?? null,
+  subtypes: r.subtypes ?? null,
 });
+
+/** An asOf argument as an event-time string (ISO-8601 UTC, milliseconds); BAD_INPUT otherwise. */
+export function normaliseAsOf(asOf: string): string {
+  const t = Date.parse(asOf);
+  if (Number.isNaN(t)) throw badInput(`asOf must be an ISO-8601 date-time (got "${asOf}")`);
+  return new Date(t).toISOString();
+}

@@ -15,6 +15,14 @@ export enum Direction {
 export enum EntityKind {
   DATASET = 'DATASET',
   JOB = 'JOB',
+  FIELD = 'FIELD',
+}
+
+export enum Granularity {
+  /** Datasets and jobs, joined by reads and writes. */
+  DATASET = 'DATASET',
+  /** Fields, joined by column lineage through jobs. */
+  FIELD = 'FIELD',
 }
 
 /** Data-flow edges at dataset/job granularity. */
@@ -25,6 +33,8 @@ export enum EdgeType {
   PRODUCES = 'PRODUCES',
   /** dataset — dataset: two names of one logical dataset (symlinks facet); not a hop. */
   ALIAS = 'ALIAS',
+  /** field → field: column lineage through a job. */
+  DERIVES = 'DERIVES',
 }
 
 export interface EntityRef {
@@ -32,6 +42,8 @@ export interface EntityRef {
   kind: EntityKind;
   namespace: string;
   name: string;
+  /** For fields: the dataset they belong to. */
+  datasetId?: string | null;
 }
 
 export interface LineageNode extends EntityRef {
@@ -50,11 +62,25 @@ export interface LineageEdge {
   lastSeen: string | null;
   /** False for a read implied only by column lineage (no event listed the dataset in `inputs`). */
   declared: boolean;
+  /** False for an edge of the job's past IO (only returned with asOf). */
+  current: boolean;
+  /** DERIVES: the job, and the transformation types and subtypes of the column lineage. */
+  jobId?: string | null;
+  types?: string[] | null;
+  subtypes?: string[] | null;
+}
+
+export interface LineageOptions {
+  granularity: Granularity;
+  /** ISO time: lineage as it stood then; absent: current lineage. */
+  asOf?: string | null;
 }
 
 export interface LineageGraph {
   root: EntityRef;
   direction: Direction;
+  granularity: Granularity;
+  asOf: string | null;
   requestedDepth: number;
   /** The depth actually traversed: min(requested, configured maximum). */
   depth: number;

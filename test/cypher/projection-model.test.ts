@@ -96,6 +96,7 @@ describe('event kinds', () => {
     const l = await svc.app.executor.read<{ node: { id: string } }>(Query.NodeExists, {
       datasetId: datasetId(ns, 'enriched'),
       jobId: null,
+      fieldId: null,
     });
     assert.equal(l.length, 1);
     const res = await svc.graphql(`query($id: ID!) { job(id: $id) { processingType latestRun { state } inputs { name } outputs { name } } }`, {

@@ -1,5 +1,5 @@
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Direction, EdgeType, EntityKind } from '../../lineage/types';
+import { Direction, EdgeType, EntityKind, Granularity } from '../../lineage/types';
 
 registerEnumType(Direction, {
   name: 'LineageDirection',
@@ -13,7 +13,15 @@ registerEnumType(Direction, {
 registerEnumType(EntityKind, {
   name: 'EntityKind',
   description: 'Kind of a lineage node.',
-  valuesConfig: { DATASET: { description: 'A dataset.' }, JOB: { description: 'A job.' } },
+  valuesConfig: { DATASET: { description: 'A dataset.' }, JOB: { description: 'A job.' }, FIELD: { description: 'A field of a dataset.' } },
+});
+registerEnumType(Granularity, {
+  name: 'Granularity',
+  description: 'What a lineage graph is made of.',
+  valuesConfig: {
+    DATASET: { description: 'Datasets and jobs, joined by reads (FEEDS) and writes (PRODUCES).' },
+    FIELD: { description: 'Fields, joined by column lineage (DERIVES) through jobs.' },
+  },
 });
 registerEnumType(EdgeType, {
   name: 'LineageEdgeType',
@@ -22,6 +30,7 @@ registerEnumType(EdgeType, {
     FEEDS: { description: 'dataset → job: the job reads the dataset.' },
     PRODUCES: { description: 'job → dataset: the job writes the dataset.' },
     ALIAS: { description: 'dataset — dataset: two names of one logical dataset (symlinks facet); costs no depth.' },
+    DERIVES: { description: 'field → field: column lineage through a job (see jobId and transformation types).' },
   },
 });
 
@@ -64,8 +73,11 @@ export class LineageNode {
   @Field(() => String, { description: 'OpenLineage namespace.' })
   namespace!: string;
 
-  @Field(() => String, { description: 'OpenLineage name.' })
+  @Field(() => String, { description: 'OpenLineage name (for a field: its path in the dataset).' })
   name!: string;
+
+  @Field(() => ID, { nullable: true, description: 'For a FIELD: the id of its dataset.' })
+  datasetId!: string | null;
 
   @Field(() => Int, { description: 'Edges from the start node along the traversal (0 for the start node).' })
   distance!: number;
@@ -95,6 +107,21 @@ export class LineageEdge {
     description: 'False for a read that only column lineage implies: no event listed the dataset in the job inputs.',
   })
   declared!: boolean;
+
+  @Field(() => Boolean, { description: 'False for an edge of past IO that the job no longer reports (only with asOf).' })
+  current!: boolean;
+
+  @Field(() => ID, { nullable: true, description: 'DERIVES: the job whose column lineage this is.' })
+  jobId!: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'DERIVES: transformation types (DIRECT, INDIRECT).' })
+  types!: string[] | null;
+
+  @Field(() => [String], {
+    nullable: true,
+    description: 'DERIVES: transformation subtypes (IDENTITY, TRANSFORMATION, AGGREGATION, JOIN, GROUP_BY, FILTER, SORT, WINDOW, CONDITIONAL).',
+  })
+  subtypes!: string[] | null;
 }
 
 @ObjectType({ description: 'Directed lineage around one dataset or job.' })
@@ -104,6 +131,12 @@ export class LineageGraph {
 
   @Field(() => Direction, { description: 'The direction traversed.' })
   direction!: Direction;
+
+  @Field(() => Granularity, { description: 'Dataset/job or field granularity.' })
+  granularity!: Granularity;
+
+  @Field(() => String, { nullable: true, description: 'The time the lineage is as of (normalised to UTC); null for current lineage.' })
+  asOf!: string | null;
 
   @Field(() => Int, { description: 'Depth asked for.' })
   requestedDepth!: number;
