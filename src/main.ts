@@ -16,6 +16,7 @@ import { ingestNdjson } from './ingest/ndjson';
 import { reproject } from './ingest/reproject';
 import { CatalogService } from './lineage/catalog-service';
 import { LineageService } from './lineage/lineage-service';
+import { TraceService } from './lineage/trace-service';
 import { createLogger, type Logger } from './log';
 
 /**
@@ -71,7 +72,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     const services = {
       catalog: new CatalogService(executor),
       lineage: new LineageService(executor, config.lineage),
+      trace: new TraceService(executor, config.lineage),
       defaultDepth: config.lineage.defaultDepth,
+      maxDepth: config.lineage.maxDepth,
     };
     const server = await buildServer({
       schema: buildGraphqlSchema(),

@@ -37,6 +37,8 @@ export enum Query {
   ExpandFieldsDownstream = 'lineage/expand-fields-downstream',
   ExpandFieldsUpstream = 'lineage/expand-fields-upstream',
   NodeExists = 'lineage/node-exists',
+  TraceUpstreamStep = 'lineage/trace-upstream-step',
+  TraceDownstreamStep = 'lineage/trace-downstream-step',
   DumpNamespaces = 'admin/dump-namespaces',
   DeleteProjection = 'admin/delete-projection',
   EventsPage = 'admin/events-page',

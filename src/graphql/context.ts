@@ -1,13 +1,16 @@
 import DataLoader from 'dataloader';
 import type { CatalogService } from '../lineage/catalog-service';
 import type { LineageService } from '../lineage/lineage-service';
+import type { TraceService } from '../lineage/trace-service';
 import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../lineage/types';
 
 /** Services shared by all requests. */
 export interface Services {
   catalog: CatalogService;
   lineage: LineageService;
+  trace: TraceService;
   defaultDepth: number;
+  maxDepth: number;
 }
 
 /**

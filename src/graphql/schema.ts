@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
+import { TraceHopResolver, TraceQueries } from './trace/resolvers';
 import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunResolver } from './nodes/resolvers';
 
 /** The executable schema, built from the decorated classes (code first). */
@@ -17,6 +18,8 @@ export function buildGraphqlSchema(): GraphQLSchema {
       LineageGraphResolver,
       LineageNodeResolver,
       LineageEdgeResolver,
+      TraceQueries,
+      TraceHopResolver,
     ],
     validate: false,
   });

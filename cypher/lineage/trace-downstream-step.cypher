@@ -1,0 +1,47 @@
+// Purpose: one step of a downstream trace (the mirror of trace-upstream-step.cypher). From a field
+//   item: the output fields each job that reads its dataset derives from it (FIELD hops); for a
+//   reading job with no column lineage from that field, the job's output datasets (DATASET hops:
+//   field precision lost there). From a dataset item: the output datasets of the jobs that read it.
+//   Readers of SYMLINKed names count as readers. Edges: current ones, or as of $asOf.
+// Parameters: $fields: list of {fieldId, datasetId}; $datasets: list of dataset ids; $asOf: ISO time or null;
+//   $limit: maximum rows
+// Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output), jobId, granularity,
+//   types, subtypes, transformations (JSON or null), node: the output {id, kind, namespace, name, datasetId}
+CALL () {
+  UNWIND $fields AS item
+  MATCH (d:Dataset {id: item.datasetId})
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  MATCH (m)-[r:FEEDS]->(j:Job)
+  WHERE ($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf)
+  WITH DISTINCT item, j
+  CALL (item, j) {
+    MATCH (:Field {id: item.fieldId})-[e:DERIVES {jobId: j.id}]->(dst:Field)
+    WHERE $asOf IS NULL OR e.firstSeen <= $asOf
+    MATCH (dd:Dataset {id: dst.datasetId})
+    RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
+           e.transformations AS transformations,
+           {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
+    UNION ALL
+    WITH item, j
+    WHERE NOT EXISTS { MATCH (:Field {id: item.fieldId})-[e:DERIVES {jobId: j.id}]->(:Field) WHERE $asOf IS NULL OR e.firstSeen <= $asOf }
+    MATCH (j)-[p:PRODUCES]->(dst:Dataset)
+    WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
+    RETURN dst.id AS toId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
+           {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node
+  }
+  RETURN item.fieldId AS fromId, 'FIELD' AS fromKind, toId, j.id AS jobId, granularity, types, subtypes, transformations, node
+  UNION ALL
+  UNWIND $datasets AS id
+  MATCH (d:Dataset {id: id})
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  MATCH (m)-[r:FEEDS]->(j:Job)
+  WHERE ($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf)
+  WITH DISTINCT id, j
+  MATCH (j)-[p:PRODUCES]->(dst:Dataset)
+  WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
+  RETURN id AS fromId, 'DATASET' AS fromKind, dst.id AS toId, j.id AS jobId, 'DATASET' AS granularity, null AS types,
+         null AS subtypes, null AS transformations,
+         {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node
+}
+RETURN fromId, fromKind, toId, jobId, granularity, types, subtypes, transformations, node
+LIMIT toInteger($limit)

@@ -1,0 +1,47 @@
+// Purpose: one step of an upstream trace. From a field item: the input fields of each job that
+//   writes its dataset (column lineage, FIELD hops); for a writing job with no column lineage into
+//   that field, the job's input datasets instead (DATASET hops: field precision lost there). From a
+//   dataset item: the input datasets of the jobs that write it (DATASET hops). Writers of SYMLINKed
+//   names of the dataset count as writers. Edges: current ones, or as of $asOf (first seen by then).
+// Parameters: $fields: list of {fieldId, datasetId}; $datasets: list of dataset ids; $asOf: ISO time or null;
+//   $limit: maximum rows
+// Columns: toId (the item), toKind ('FIELD' | 'DATASET'), fromId (the input), jobId, granularity ('FIELD' |
+//   'DATASET'), types, subtypes, transformations (JSON or null), node: the input {id, kind, namespace, name, datasetId}
+CALL () {
+  UNWIND $fields AS item
+  MATCH (d:Dataset {id: item.datasetId})
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  MATCH (j:Job)-[p:PRODUCES]->(m)
+  WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
+  WITH DISTINCT item, j
+  CALL (item, j) {
+    MATCH (src:Field)-[e:DERIVES {jobId: j.id}]->(:Field {id: item.fieldId})
+    WHERE $asOf IS NULL OR e.firstSeen <= $asOf
+    MATCH (sd:Dataset {id: src.datasetId})
+    RETURN src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
+           e.transformations AS transformations,
+           {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
+    UNION ALL
+    WITH item, j
+    WHERE NOT EXISTS { MATCH (:Field)-[e:DERIVES {jobId: j.id}]->(:Field {id: item.fieldId}) WHERE $asOf IS NULL OR e.firstSeen <= $asOf }
+    MATCH (src:Dataset)-[f:FEEDS]->(j)
+    WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
+    RETURN src.id AS fromId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
+           {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
+  }
+  RETURN item.fieldId AS toId, 'FIELD' AS toKind, fromId, j.id AS jobId, granularity, types, subtypes, transformations, node
+  UNION ALL
+  UNWIND $datasets AS id
+  MATCH (d:Dataset {id: id})
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  MATCH (j:Job)-[p:PRODUCES]->(m)
+  WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
+  WITH DISTINCT id, j
+  MATCH (src:Dataset)-[f:FEEDS]->(j)
+  WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
+  RETURN id AS toId, 'DATASET' AS toKind, src.id AS fromId, j.id AS jobId, 'DATASET' AS granularity, null AS types,
+         null AS subtypes, null AS transformations,
+         {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
+}
+RETURN toId, toKind, fromId, jobId, granularity, types, subtypes, transformations, node
+LIMIT toInteger($limit)
