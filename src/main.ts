@@ -17,6 +17,7 @@ import { reproject } from './ingest/reproject';
 import { CatalogService } from './lineage/catalog-service';
 import { LineageService } from './lineage/lineage-service';
 import { TraceService } from './lineage/trace-service';
+import { ImpactService } from './lineage/impact-service';
 import { createLogger, type Logger } from './log';
 
 /**
@@ -69,10 +70,14 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const { driver, executor, ingestor, statements } = core;
   try {
     const committer = new GroupCommitter(ingestor);
+    const catalog = new CatalogService(executor);
+    const lineage = new LineageService(executor, config.lineage);
+    const trace = new TraceService(executor, config.lineage);
     const services = {
-      catalog: new CatalogService(executor),
-      lineage: new LineageService(executor, config.lineage),
-      trace: new TraceService(executor, config.lineage),
+      catalog,
+      lineage,
+      trace,
+      impact: new ImpactService(lineage, trace, catalog),
       defaultDepth: config.lineage.defaultDepth,
       maxDepth: config.lineage.maxDepth,
     };

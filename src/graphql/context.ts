@@ -2,6 +2,7 @@ import DataLoader from 'dataloader';
 import type { CatalogService } from '../lineage/catalog-service';
 import type { LineageService } from '../lineage/lineage-service';
 import type { TraceService } from '../lineage/trace-service';
+import type { ImpactService } from '../lineage/impact-service';
 import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../lineage/types';
 
 /** Services shared by all requests. */
@@ -9,6 +10,7 @@ export interface Services {
   catalog: CatalogService;
   lineage: LineageService;
   trace: TraceService;
+  impact: ImpactService;
   defaultDepth: number;
   maxDepth: number;
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
+import { BlastRadiusResolver, ImpactItemResolver, ImpactQueries } from './impact/resolvers';
 import { TraceHopResolver, TraceQueries } from './trace/resolvers';
 import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunResolver } from './nodes/resolvers';
 
@@ -20,6 +21,9 @@ export function buildGraphqlSchema(): GraphQLSchema {
       LineageEdgeResolver,
       TraceQueries,
       TraceHopResolver,
+      ImpactQueries,
+      BlastRadiusResolver,
+      ImpactItemResolver,
     ],
     validate: false,
   });
