@@ -18,6 +18,7 @@ import { CatalogService } from './lineage/catalog-service';
 import { LineageService } from './lineage/lineage-service';
 import { TraceService } from './lineage/trace-service';
 import { ImpactService } from './lineage/impact-service';
+import { CoverageService } from './lineage/coverage-service';
 import { createLogger, type Logger } from './log';
 
 /**
@@ -78,6 +79,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       lineage,
       trace,
       impact: new ImpactService(lineage, trace, catalog),
+      coverage: new CoverageService(executor, lineage, config.lineage),
       defaultDepth: config.lineage.defaultDepth,
       maxDepth: config.lineage.maxDepth,
     };

@@ -4,3 +4,4 @@ CREATE INDEX dataset_namespace IF NOT EXISTS FOR (n:Dataset) ON (n.namespace);
 CREATE INDEX job_namespace IF NOT EXISTS FOR (n:Job) ON (n.namespace);
 CREATE INDEX event_run IF NOT EXISTS FOR (n:Event) ON (n.runId);
 CREATE INDEX event_time IF NOT EXISTS FOR (n:Event) ON (n.eventTime);
+CREATE INDEX job_engine IF NOT EXISTS FOR (n:Job) ON (n.engine);

@@ -44,6 +44,7 @@ export enum Query {
   EventsPage = 'admin/events-page',
   CountEvents = 'admin/count-events',
   SchemaApplied = 'admin/schema-applied',
+  CoverageEdges = 'analytics/coverage-edges',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

@@ -3,6 +3,7 @@ import type { CatalogService } from '../lineage/catalog-service';
 import type { LineageService } from '../lineage/lineage-service';
 import type { TraceService } from '../lineage/trace-service';
 import type { ImpactService } from '../lineage/impact-service';
+import type { CoverageService } from '../lineage/coverage-service';
 import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../lineage/types';
 
 /** Services shared by all requests. */
@@ -11,6 +12,7 @@ export interface Services {
   lineage: LineageService;
   trace: TraceService;
   impact: ImpactService;
+  coverage: CoverageService;
   defaultDepth: number;
   maxDepth: number;
 }

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
+import { CoverageQueries } from './coverage/resolvers';
 import { BlastRadiusResolver, ImpactItemResolver, ImpactQueries } from './impact/resolvers';
 import { TraceHopResolver, TraceQueries } from './trace/resolvers';
 import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunResolver } from './nodes/resolvers';
@@ -24,6 +25,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
       ImpactQueries,
       BlastRadiusResolver,
       ImpactItemResolver,
+      CoverageQueries,
     ],
     validate: false,
   });

@@ -24,7 +24,8 @@ import type {
  *  - run state: highest rank (OTHER 0 < START 1 < RUNNING 2 < COMPLETE/FAIL/ABORT 3), then latest
  *    event time, then the larger state name, so terminal states are sticky;
  *  - startedAt: earliest START event; a run's source code signature: the latest event's that had one;
- *  - a job's IO report: the latest (time, run id) of an event that listed inputs or outputs;
+ *  - a job's IO report: the latest (time, run id) of an event that listed inputs or outputs; its
+ *    engine: the latest event's (ties: larger name);
  *  - an input is `declared` when any event listed it in `inputs` (else only column lineage named it);
  *  - sets (raw spellings, normalisation reasons): union, sorted.
  */
@@ -83,7 +84,8 @@ export function compactPlan(plan: ProjectionPlan): CompactPlan {
   return {
     jobs: reduceBy(plan.jobs, (r) => r.id, seenRow, (a, b) => {
       const io = newer(a.ioAt, a.ioRunId ?? '', b.ioAt, b.ioRunId ?? '') ? a : b;
-      return { ...a, ...seen(a, b), facets: mergeFacets(a.facets, b.facets), ioAt: io.ioAt, ioRunId: io.ioRunId };
+      const eng = newer(a.lastSeen, a.engine, b.lastSeen, b.engine) ? a : b;
+      return { ...a, ...seen(a, b), facets: mergeFacets(a.facets, b.facets), ioAt: io.ioAt, ioRunId: io.ioRunId, engine: eng.engine };
     }),
     datasets: reduceBy(plan.datasets, (r) => r.id, seenRow, (a, b) => ({
       ...a,

@@ -35,6 +35,8 @@ export interface JobRow {
   ioAt: string | null;
   /** Run node id of that report; null for a JobEvent (static lineage). */
   ioRunId: string | null;
+  /** The engine (spark, flink, dbt, airflow, ...): jobType integration, else inferred from `producer`. */
+  engine: string;
 }
 
 export interface DatasetRow {
@@ -175,6 +177,7 @@ export function planEvent(plan: ProjectionPlan, v: ValidEvent): void {
     facets: facetRows(job.facets, t, JOB_DERIVED),
     ioAt: reportsIo ? t : null,
     ioRunId: reportsIo ? rid : null,
+    engine: engineOf((job.facets as { jobType?: { integration?: unknown } } | undefined)?.jobType?.integration, v.event.producer),
   });
   if (v.kind === 'RunEvent' && rid) {
     plan.runs.push({
@@ -321,6 +324,19 @@ function addParent(plan: ProjectionPlan, rid: string, facets: FacetMap, t: strin
 
 function lineageField(id: string, dsId: string, name: string, t: string): FieldRow {
   return { id, datasetId: dsId, name, type: null, description: null, fromSchema: false, eventTime: t };
+}
+
+const ENGINES = ['spark', 'flink', 'dbt', 'airflow', 'hive', 'trino', 'kafka-connect', 'debezium', 'great_expectations', 'marquez'];
+
+/**
+ * The engine of a job, lower-case: the jobType facet's integration when present; else the first
+ * known engine named in the producer URI (`.../integration/spark`, `dbt-ol`, `apache/airflow`...);
+ * else "other".
+ */
+export function engineOf(integration: unknown, producer: string): string {
+  if (typeof integration === 'string' && integration.trim()) return integration.trim().toLowerCase();
+  const p = producer.toLowerCase();
+  return ENGINES.find((e) => p.includes(e)) ?? (p.includes('connect') ? 'kafka-connect' : 'other');
 }
 
 /** A short hash of the source code facets of a job, or null when the event carries none. */

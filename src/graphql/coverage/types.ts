@@ -1,0 +1,126 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Bucket, CoverageScope } from '../../lineage/coverage-service';
+
+registerEnumType(CoverageScope, {
+  name: 'CoverageScope',
+  description: 'Which jobs a coverage figure is about.',
+  valuesConfig: {
+    ALL: { description: 'Every job.' },
+    NAMESPACE: { description: 'The jobs of one namespace (value: the namespace).' },
+    JOB: { description: 'One job (value: its id).' },
+    ENGINE: { description: 'The jobs of one engine or integration (value: spark, flink, dbt, airflow, ...).' },
+  },
+});
+registerEnumType(Bucket, {
+  name: 'TrendBucket',
+  description: 'Width of a trend bucket (UTC; weeks start on Monday).',
+  valuesConfig: { DAY: { description: 'One day.' }, WEEK: { description: 'One week.' }, MONTH: { description: 'One calendar month.' } },
+});
+
+@ObjectType({ description: 'Coverage figures of a set of job → output dataset edges.' })
+export class CoverageFigures {
+  @Field(() => String, { description: 'What the figures are about: "all", an engine, a namespace or a job id.' })
+  key!: string;
+
+  @Field(() => Int, { description: 'Job → output dataset edges (a job writing a dataset).' })
+  edges!: number;
+
+  @Field(() => Int, { description: 'Edges where the job reports column lineage into the output.' })
+  columnLevel!: number;
+
+  @Field(() => Int, { description: 'Edges with dataset-level lineage only.' })
+  datasetLevelOnly!: number;
+
+  @Field(() => Float, { description: 'columnLevel / edges, 0 to 1 (0 when there are no edges).' })
+  columnLevelShare!: number;
+
+  @Field(() => Int, { description: 'Fields of the output datasets.' })
+  outputFields!: number;
+
+  @Field(() => Int, { description: 'Output fields with at least one input field through the job.' })
+  fieldsWithInputs!: number;
+
+  @Field(() => Float, { description: 'fieldsWithInputs / outputFields, 0 to 1.' })
+  fieldShare!: number;
+}
+
+@ObjectType({ description: 'Coverage in one time bucket, from the lineage history.' })
+export class CoverageTrendBucket {
+  @Field(() => String, { description: 'Bucket start (inclusive), ISO-8601 UTC.' })
+  start!: string;
+
+  @Field(() => String, { description: 'Bucket end (exclusive).' })
+  end!: string;
+
+  @Field(() => Int, { description: 'Edges seen during the bucket.' })
+  edges!: number;
+
+  @Field(() => Int, { description: 'Of those, edges whose column lineage was seen during the bucket.' })
+  columnLevel!: number;
+
+  @Field(() => Float, { description: 'columnLevel / edges.' })
+  columnLevelShare!: number;
+}
+
+@ObjectType({ description: 'Where lineage is column-level and where it is dataset-level only.' })
+export class Coverage {
+  @Field(() => CoverageScope, { description: 'The scope asked for.' })
+  scope!: CoverageScope;
+
+  @Field(() => String, { nullable: true, description: 'The scope value asked for.' })
+  value!: string | null;
+
+  @Field(() => CoverageFigures, { description: 'The jobs current outputs in the scope.' })
+  overall!: CoverageFigures;
+
+  @Field(() => [CoverageFigures], { description: 'By engine (integration), most edges first.' })
+  byEngine!: CoverageFigures[];
+
+  @Field(() => [CoverageFigures], { description: 'By job namespace, most edges first.' })
+  byNamespace!: CoverageFigures[];
+
+  @Field(() => [CoverageFigures], { description: 'By job, most edges first.' })
+  byJob!: CoverageFigures[];
+
+  @Field(() => [CoverageTrendBucket], { description: 'Coverage over time, oldest bucket first.' })
+  trend!: CoverageTrendBucket[];
+
+  @Field(() => Boolean, { description: 'True when the scope had more edges than the server reads at once; figures are partial.' })
+  truncated!: boolean;
+}
+
+@ObjectType({ description: 'A job → output dataset edge with dataset-level lineage only, and what depends on it.' })
+export class CoverageGap {
+  @Field(() => ID, { description: 'The job.' })
+  jobId!: string;
+
+  @Field(() => ID, { description: 'The output dataset.' })
+  datasetId!: string;
+
+  @Field(() => String, { description: 'The job engine.' })
+  engine!: string;
+
+  @Field(() => String, { description: 'The job namespace.' })
+  namespace!: string;
+
+  @Field(() => Int, { description: 'Datasets downstream of the output: how much the missing column lineage hides.' })
+  downstreamDatasets!: number;
+
+  @Field(() => Int, { description: 'Jobs downstream of the output.' })
+  downstreamJobs!: number;
+
+  @Field(() => Boolean, { description: 'True when the downstream counts are lower bounds (a limit was hit).' })
+  impactTruncated!: boolean;
+}
+
+@ObjectType({ description: 'Dataset-level-only edges ranked by downstream impact: what to instrument next.' })
+export class CoverageGaps {
+  @Field(() => [CoverageGap], { description: 'Most downstream impact first.' })
+  gaps!: CoverageGap[];
+
+  @Field(() => Int, { description: 'Gaps in the scope in all.' })
+  totalGaps!: number;
+
+  @Field(() => Boolean, { description: 'True when not every gap could be ranked (over 500) or the scope was truncated.' })
+  truncated!: boolean;
+}

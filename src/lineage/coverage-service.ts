@@ -1,0 +1,214 @@
+import { badInput, limitExceeded } from '../errors';
+import type { Executor } from '../graph/executor';
+import { Query } from '../graph/queries';
+import type { LineageService } from './lineage-service';
+import { Direction, EntityKind, Granularity } from './types';
+
+/**
+ * Coverage: where lineage is column-level and where it is only dataset-level, as plain numbers a
+ * dashboard can embed. The unit is the job → output dataset edge (a job writing a dataset): it is
+ * column-level when the job reports column lineage into that dataset. Field share: of the output
+ * fields, those with at least one input field through the job. Current figures use the jobs'
+ * current outputs; the trend uses the history (an edge counts in a bucket if it was seen during it).
+ */
+
+export enum CoverageScope {
+  ALL = 'ALL',
+  NAMESPACE = 'NAMESPACE',
+  JOB = 'JOB',
+  ENGINE = 'ENGINE',
+}
+
+export enum Bucket {
+  DAY = 'DAY',
+  WEEK = 'WEEK',
+  MONTH = 'MONTH',
+}
+
+export interface CoverageFigures {
+  key: string;
+  edges: number;
+  columnLevel: number;
+  datasetLevelOnly: number;
+  /** columnLevel / edges (0 when there are no edges). */
+  columnLevelShare: number;
+  outputFields: number;
+  fieldsWithInputs: number;
+  /** fieldsWithInputs / outputFields (0 when there are no fields). */
+  fieldShare: number;
+}
+
+export interface TrendBucket {
+  start: string;
+  end: string;
+  edges: number;
+  columnLevel: number;
+  columnLevelShare: number;
+}
+
+export interface CoverageReport {
+  scope: CoverageScope;
+  value: string | null;
+  overall: CoverageFigures;
+  byEngine: CoverageFigures[];
+  byNamespace: CoverageFigures[];
+  byJob: CoverageFigures[];
+  trend: TrendBucket[];
+  /** True when the scope has more edges than TRIBUTARY_MAX_NODES × 10 and the figures are partial. */
+  truncated: boolean;
+}
+
+export interface GapEdge {
+  jobId: string;
+  datasetId: string;
+  engine: string;
+  namespace: string;
+  /** Datasets and jobs downstream of the output dataset (its blast radius). */
+  downstreamDatasets: number;
+  downstreamJobs: number;
+  /** True when the downstream walk hit a limit: the counts are lower bounds. */
+  impactTruncated: boolean;
+}
+
+interface EdgeRow {
+  jobId: string;
+  namespace: string;
+  engine: string;
+  datasetId: string;
+  current: boolean;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  outputFields: number;
+  fieldsWithInputs: number;
+  cllFirstSeen: string | null;
+  cllLastSeen: string | null;
+}
+
+export class CoverageService {
+  constructor(
+    private readonly executor: Executor,
+    private readonly lineage: LineageService,
+    private readonly limits: { maxNodes: number; maxDepth: number },
+  ) {}
+
+  async coverage(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageReport> {
+    const { rows, truncated } = await this.edges(scope, value);
+    const current = rows.filter((r) => r.current);
+    return {
+      scope,
+      value,
+      overall: figures('all', current),
+      byEngine: breakdown(current, (r) => r.engine),
+      byNamespace: breakdown(current, (r) => r.namespace),
+      byJob: breakdown(current, (r) => r.jobId),
+      trend: trend(rows, bucket, from, to),
+      truncated,
+    };
+  }
+
+  /** Dataset-level-only current edges, ranked by the size of their output's blast radius. */
+  async gaps(scope: CoverageScope, value: string | null, first: number): Promise<{ gaps: GapEdge[]; totalGaps: number; truncated: boolean }> {
+    if (!Number.isInteger(first) || first < 1 || first > 200) throw badInput(`first must be between 1 and 200 (got ${first})`);
+    const { rows, truncated } = await this.edges(scope, value);
+    const gapRows = rows.filter((r) => r.current && r.fieldsWithInputs === 0);
+    const ranked: GapEdge[] = [];
+    const impactOf = new Map<string, { datasets: number; jobs: number; truncated: boolean }>();
+    for (const r of gapRows.slice(0, 500)) {
+      let impact = impactOf.get(r.datasetId);
+      if (!impact) {
+        const g = await this.lineage.lineage(r.datasetId, Direction.DOWNSTREAM, this.limits.maxDepth, { granularity: Granularity.DATASET });
+        const others = g.nodes.filter((n) => n.side !== 'ROOT');
+        impact = {
+          datasets: others.filter((n) => n.kind === EntityKind.DATASET).length,
+          jobs: others.filter((n) => n.kind === EntityKind.JOB).length,
+          truncated: g.truncated,
+        };
+        impactOf.set(r.datasetId, impact);
+      }
+      ranked.push({
+        jobId: r.jobId,
+        datasetId: r.datasetId,
+        engine: r.engine,
+        namespace: r.namespace,
+        downstreamDatasets: impact.datasets,
+        downstreamJobs: impact.jobs,
+        impactTruncated: impact.truncated,
+      });
+    }
+    ranked.sort((a, b) => b.downstreamDatasets - a.downstreamDatasets || b.downstreamJobs - a.downstreamJobs || cmp(a.jobId, b.jobId) || cmp(a.datasetId, b.datasetId));
+    return { gaps: ranked.slice(0, first), totalGaps: gapRows.length, truncated: truncated || gapRows.length > 500 };
+  }
+
+  private async edges(scope: CoverageScope, value: string | null): Promise<{ rows: EdgeRow[]; truncated: boolean }> {
+    if (scope !== CoverageScope.ALL && !value) throw badInput(`scope ${scope} needs a value`);
+    const limit = this.limits.maxNodes * 10;
+    const rows = await this.executor.read<EdgeRow>(Query.CoverageEdges, {
+      scope,
+      value: scope === CoverageScope.ENGINE ? value!.toLowerCase() : value,
+      limit: limit + 1,
+    });
+    return { rows: rows.slice(0, limit), truncated: rows.length > limit };
+  }
+}
+
+function figures(key: string, rows: EdgeRow[]): CoverageFigures {
+  const columnLevel = rows.filter((r) => r.fieldsWithInputs > 0).length;
+  const outputFields = rows.reduce((n, r) => n + r.outputFields, 0);
+  const fieldsWithInputs = rows.reduce((n, r) => n + r.fieldsWithInputs, 0);
+  return {
+    key,
+    edges: rows.length,
+    columnLevel,
+    datasetLevelOnly: rows.length - columnLevel,
+    columnLevelShare: ratio(columnLevel, rows.length),
+    outputFields,
+    fieldsWithInputs,
+    fieldShare: ratio(fieldsWithInputs, outputFields),
+  };
+}
+
+function breakdown(rows: EdgeRow[], key: (r: EdgeRow) => string): CoverageFigures[] {
+  const groups = new Map<string, EdgeRow[]>();
+  for (const r of rows) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  return [...groups].map(([k, rs]) => figures(k, rs)).sort((a, b) => b.edges - a.edges || cmp(a.key, b.key));
+}
+
+function trend(rows: EdgeRow[], bucket: Bucket, fromText?: string | null, toText?: string | null): TrendBucket[] {
+  const times = rows.flatMap((r) => [r.firstSeen, r.lastSeen]).filter((t): t is string => t !== null).sort();
+  if (times.length === 0) return [];
+  const from = parseTime(fromText ?? times[0]!, 'from');
+  const to = parseTime(toText ?? times[times.length - 1]!, 'to');
+  if (to < from) throw badInput('to must not be before from');
+  const out: TrendBucket[] = [];
+  for (let start = floor(from, bucket); start <= to; start = next(start, bucket)) {
+    if (out.length >= 366) throw limitExceeded(`more than 366 ${bucket} buckets: narrow from/to or use a larger bucket`);
+    const s = start.toISOString();
+    const e = next(start, bucket).toISOString();
+    const active = rows.filter((r) => r.firstSeen !== null && r.firstSeen < e && (r.lastSeen ?? '') >= s);
+    const column = active.filter((r) => r.cllFirstSeen !== null && r.cllFirstSeen < e && (r.cllLastSeen ?? '') >= s).length;
+    out.push({ start: s, end: e, edges: active.length, columnLevel: column, columnLevelShare: ratio(column, active.length) });
+  }
+  return out;
+}
+
+function parseTime(text: string, what: string): Date {
+  const d = new Date(text);
+  if (Number.isNaN(d.getTime())) throw badInput(`${what} must be an ISO-8601 date-time (got "${text}")`);
+  return d;
+}
+
+function floor(d: Date, b: Bucket): Date {
+  const day = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+  if (b === Bucket.DAY) return day;
+  if (b === Bucket.WEEK) return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000); // Monday
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+}
+
+function next(d: Date, b: Bucket): Date {
+  if (b === Bucket.DAY) return new Date(d.getTime() + 86_400_000);
+  if (b === Bucket.WEEK) return new Date(d.getTime() + 7 * 86_400_000);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { datasetId, jobId } from '../../src/ids';
+import { startService, type TestService } from '../support/app';
+import { runEvent } from '../support/events';
+import { uniquePrefix } from '../support/isolate';
+
+/**
+ * A namespace with five job → output edges: Spark (column lineage for 2 of 3 fields, runs in weeks
+ * 1 and 3), dbt (column lineage, engine from the producer URI), two Flink jobs without column
+ * lineage, one of whose outputs feeds a downstream job.
+ */
+let svc: TestService;
+let ns: string;
+const schema = (...names: string[]) => ({ schema: { fields: names.map((name) => ({ name, type: 'string' })) } });
+const jobType = (integration: string) => ({ jobType: { processingType: 'BATCH', integration, jobType: 'JOB' } });
+
+before(async () => {
+  svc = await startService();
+  ns = uniquePrefix('coverage');
+  const spark = (t: string) =>
+    runEvent(ns, { job: 'spark1', eventTime: t, inputs: ['src'], outputs: ['A'], jobFacets: jobType('SPARK'), datasetFacets: { A: schema('a1', 'a2', 'a3') }, columns: { A: { a1: ['src.x'], a2: ['src.y'] } } });
+  const dbt = { ...runEvent(ns, { job: 'dbt1', eventTime: '2024-01-08T10:00:00Z', inputs: ['src'], outputs: ['C'], datasetFacets: { C: schema('c1') }, columns: { C: { c1: ['src.x'] } } }), producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.40.0/integration/dbt' };
+  const events = [
+    spark('2024-01-01T10:00:00Z'),
+    spark('2024-01-15T10:00:00Z'),
+    runEvent(ns, { job: 'flink1', eventTime: '2024-01-08T10:00:00Z', inputs: ['src'], outputs: ['B'], jobFacets: jobType('FLINK'), datasetFacets: { B: schema('b1', 'b2') } }),
+    dbt,
+    runEvent(ns, { job: 'flink2', eventTime: '2024-01-08T11:00:00Z', inputs: ['src'], outputs: ['E'], jobFacets: jobType('FLINK') }),
+    runEvent(ns, { job: 'x', eventTime: '2024-01-09T10:00:00Z', inputs: ['B'], outputs: ['D'], jobFacets: jobType('SPARK') }),
+  ];
+  for (const e of events) assert.equal((await svc.postEvent(e)).status, 201);
+});
+after(() => svc.close());
+
+const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare';
+
+describe('coverage', () => {
+  it('counts column-level vs dataset-level edges and field shares, by engine, namespace and job, with a trend', async () => {
+    const res = await svc.graphql(
+      `query($ns: String) { coverage(scope: NAMESPACE, value: $ns, bucket: WEEK) {
+        truncated overall { ${FIG} } byEngine { key edges columnLevel } byNamespace { key edges } byJob { key columnLevel datasetLevelOnly }
+        trend { start end edges columnLevel columnLevelShare } } }`,
+      { ns },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    const c = res.data.coverage;
+    assert.equal(c.truncated, false);
+    assert.deepEqual(c.overall, { key: 'all', edges: 5, columnLevel: 2, datasetLevelOnly: 3, columnLevelShare: 0.4, outputFields: 6, fieldsWithInputs: 3, fieldShare: 0.5 });
+    assert.deepEqual(c.byEngine, [
+      { key: 'flink', edges: 2, columnLevel: 0 },
+      { key: 'spark', edges: 2, columnLevel: 1 },
+      { key: 'dbt', edges: 1, columnLevel: 1 },
+    ]);
+    assert.deepEqual(c.byNamespace, [{ key: ns, edges: 5 }]);
+    assert.equal(c.byJob.find((j: { key: string }) => j.key === jobId(ns, 'flink1')).datasetLevelOnly, 1);
+    assert.deepEqual(c.trend, [
+      { start: '2024-01-01T00:00:00.000Z', end: '2024-01-08T00:00:00.000Z', edges: 1, columnLevel: 1, columnLevelShare: 1 },
+      { start: '2024-01-08T00:00:00.000Z', end: '2024-01-15T00:00:00.000Z', edges: 5, columnLevel: 2, columnLevelShare: 0.4 },
+      { start: '2024-01-15T00:00:00.000Z', end: '2024-01-22T00:00:00.000Z', edges: 1, columnLevel: 1, columnLevelShare: 1 },
+    ]);
+  });
+
+  it('scopes to one job', async () => {
+    const res = await svc.graphql(`query($id: String) { coverage(scope: JOB, value: $id) { overall { edges columnLevel fieldShare } } }`, { id: jobId(ns, 'spark1') });
+    assert.deepEqual(res.data.coverage.overall, { edges: 1, columnLevel: 1, fieldShare: 0.6667 });
+  });
+
+  it('needs a value for a scope other than ALL', async () => {
+    const res = await svc.graphql(`{ coverage(scope: NAMESPACE) { overall { edges } } }`);
+    assert.equal(res.errors![0].extensions.code, 'BAD_INPUT');
+  });
+});
+
+describe('coverageGaps', () => {
+  it('ranks dataset-level-only edges by what depends on their output', async () => {
+    const res = await svc.graphql(`query($ns: String) { coverageGaps(scope: NAMESPACE, value: $ns) { totalGaps truncated gaps { jobId datasetId engine downstreamDatasets downstreamJobs } } }`, { ns });
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.deepEqual(res.data.coverageGaps, {
+      totalGaps: 3,
+      truncated: false,
+      gaps: [
+        { jobId: jobId(ns, 'flink1'), datasetId: datasetId(ns, 'B'), engine: 'flink', downstreamDatasets: 1, downstreamJobs: 1 },
+        { jobId: jobId(ns, 'flink2'), datasetId: datasetId(ns, 'E'), engine: 'flink', downstreamDatasets: 0, downstreamJobs: 0 },
+        { jobId: jobId(ns, 'x'), datasetId: datasetId(ns, 'D'), engine: 'spark', downstreamDatasets: 0, downstreamJobs: 0 },
+      ],
+    });
+  });
+});
