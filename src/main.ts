@@ -19,6 +19,8 @@ import { LineageService } from './lineage/lineage-service';
 import { TraceService } from './lineage/trace-service';
 import { ImpactService } from './lineage/impact-service';
 import { CoverageService } from './lineage/coverage-service';
+import { BreaksService } from './lineage/breaks-service';
+import { PathService } from './lineage/path-service';
 import { createLogger, type Logger } from './log';
 
 /**
@@ -80,6 +82,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       trace,
       impact: new ImpactService(lineage, trace, catalog),
       coverage: new CoverageService(executor, lineage, config.lineage),
+      breaks: new BreaksService(executor, config.lineage.maxNodes * 10),
+      paths: new PathService(executor),
       defaultDepth: config.lineage.defaultDepth,
       maxDepth: config.lineage.maxDepth,
     };

@@ -5,3 +5,4 @@ CREATE INDEX job_namespace IF NOT EXISTS FOR (n:Job) ON (n.namespace);
 CREATE INDEX event_run IF NOT EXISTS FOR (n:Event) ON (n.runId);
 CREATE INDEX event_time IF NOT EXISTS FOR (n:Event) ON (n.eventTime);
 CREATE INDEX job_engine IF NOT EXISTS FOR (n:Job) ON (n.engine);
+CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Dataset|Job|Field) ON EACH [n.name, n.namespace, n.description];

@@ -45,6 +45,12 @@ export enum Query {
   CountEvents = 'admin/count-events',
   SchemaApplied = 'admin/schema-applied',
   CoverageEdges = 'analytics/coverage-edges',
+  LineageBreaks = 'analytics/lineage-breaks',
+  ShortestPaths = 'lineage/shortest-paths',
+  ShortestFieldPaths = 'lineage/shortest-field-paths',
+  Search = 'nodes/search',
+  RunsOfJob = 'nodes/runs-of-job',
+  RunLineage = 'lineage/run-lineage',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

@@ -1,9 +1,11 @@
 import DataLoader from 'dataloader';
-import type { CatalogService } from '../lineage/catalog-service';
+import type { CatalogService, RunLink } from '../lineage/catalog-service';
 import type { LineageService } from '../lineage/lineage-service';
 import type { TraceService } from '../lineage/trace-service';
 import type { ImpactService } from '../lineage/impact-service';
 import type { CoverageService } from '../lineage/coverage-service';
+import type { BreaksService } from '../lineage/breaks-service';
+import type { PathService } from '../lineage/path-service';
 import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../lineage/types';
 
 /** Services shared by all requests. */
@@ -13,6 +15,8 @@ export interface Services {
   trace: TraceService;
   impact: ImpactService;
   coverage: CoverageService;
+  breaks: BreaksService;
+  paths: PathService;
   defaultDepth: number;
   maxDepth: number;
 }
@@ -31,6 +35,7 @@ export interface Loaders {
   runIo: DataLoader<string, { inputs: string[]; outputs: string[] }>;
   datasetJobs: DataLoader<string, { producers: string[]; consumers: string[] }>;
   versions: DataLoader<string, JobVersionRecord[]>;
+  runLineage: DataLoader<string, { upstream: RunLink[]; downstream: RunLink[] }>;
 }
 
 export interface Context {
@@ -52,6 +57,7 @@ export function createContext(services: Services): Context {
       runIo: new DataLoader((ids) => c.runIo(ids)),
       datasetJobs: new DataLoader((ids) => c.datasetJobs(ids)),
       versions: new DataLoader((ids) => c.versionsOfJobs(ids)),
+      runLineage: new DataLoader((ids) => c.runLineage(ids)),
     },
   };
 }

@@ -3,9 +3,10 @@ import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphq
 import { buildSchemaSync } from 'type-graphql';
 import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
 import { CoverageQueries } from './coverage/resolvers';
+import { ExploreQueries } from './explore/resolvers';
 import { BlastRadiusResolver, ImpactItemResolver, ImpactQueries } from './impact/resolvers';
 import { TraceHopResolver, TraceQueries } from './trace/resolvers';
-import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunResolver } from './nodes/resolvers';
+import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunLinkResolver, RunResolver } from './nodes/resolvers';
 
 /** The executable schema, built from the decorated classes (code first). */
 export function buildGraphqlSchema(): GraphQLSchema {
@@ -16,6 +17,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
       DatasetFieldResolver,
       JobResolver,
       RunResolver,
+      RunLinkResolver,
       LineageQueries,
       LineageGraphResolver,
       LineageNodeResolver,
@@ -26,6 +28,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
       BlastRadiusResolver,
       ImpactItemResolver,
       CoverageQueries,
+      ExploreQueries,
     ],
     validate: false,
   });

@@ -1,7 +1,14 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { badInput } from '../errors';
 import { parseJsonProperty } from '../graph/mappers';
 import type { DatasetRecord, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from './types';
+
+/** A run and a dataset: which run wrote (or read) that dataset. */
+export interface RunLink {
+  datasetId: string;
+  runId: string;
+}
 
 type WithFacetPairs<T> = Omit<T, 'facets'> & { facets: [string, string | null][] };
 
@@ -60,6 +67,34 @@ export class CatalogService {
     return align(ids, rows, (r) => r.jobId, null).map((r) => ({ inputs: r?.inputs ?? [], outputs: r?.outputs ?? [] }));
   }
 
+  /** Full-text search over names, namespaces and descriptions; one page and the total. */
+  async search(text: string, labels: string[] | null, skip: number, limit: number): Promise<{ total: number; hits: SearchHit[] }> {
+    const [row] = await this.executor.read<{ total: number; hits: SearchHit[] }>(Query.Search, {
+      query: luceneQuery(text),
+      labels,
+      skip,
+      limit,
+    });
+    return row ?? { total: 0, hits: [] };
+  }
+
+  /** One page of a job's runs, newest first, and the total. */
+  async runsOfJob(
+    jobId: string,
+    filter: { states: string[] | null; since: string | null; until: string | null },
+    skip: number,
+    limit: number,
+  ): Promise<{ total: number; runIds: string[] }> {
+    const [row] = await this.executor.read<{ total: number; runIds: string[] }>(Query.RunsOfJob, { jobId, ...filter, skip, limit });
+    return row ?? { total: 0, runIds: [] };
+  }
+
+  /** Run-level lineage: the runs that wrote what each run read, and the runs that read what it wrote. */
+  async runLineage(ids: readonly string[]): Promise<{ upstream: RunLink[]; downstream: RunLink[] }[]> {
+    const rows = await this.executor.read<{ runId: string; upstream: RunLink[]; downstream: RunLink[] }>(Query.RunLineage, { runIds: ids, limit: 200 });
+    return align(ids, rows, (r) => r.runId, null).map((r) => ({ upstream: r?.upstream ?? [], downstream: r?.downstream ?? [] }));
+  }
+
   /** Versions of each job, newest first. */
   async versionsOfJobs(ids: readonly string[]): Promise<JobVersionRecord[][]> {
     const rows = await this.executor.read<{ jobId: string; versions: JobVersionRecord[] }>(Query.VersionsOfJobs, { ids });
@@ -83,6 +118,33 @@ export class CatalogService {
       consumers: r?.consumers ?? [],
     }));
   }
+}
+
+export interface SearchHit {
+  id: string;
+  kind: 'DATASET' | 'JOB' | 'FIELD';
+  namespace: string | null;
+  name: string;
+  description: string | null;
+  datasetId: string | null;
+  score: number;
+}
+
+/**
+ * A Lucene query from free text, matching how the index's standard analyzer splits names: words
+ * are lower-cased runs of letters, digits, '_' and inner '.', every word a required prefix match
+ * (`Orders cust-i` → `+orders* +cust* +i*`). Nothing else reaches Lucene, so no input is a syntax
+ * error.
+ */
+export function luceneQuery(text: string): string {
+  const words = text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_.]+/u)
+    .map((w) => w.replace(/^\.+|\.+$/g, ''))
+    .filter(Boolean);
+  if (words.length === 0) throw badInput('search text must contain a letter or digit');
+  if (words.length > 20) throw badInput('search text has more than 20 words');
+  return words.map((w) => `+${w}*`).join(' ');
 }
 
 function align<T, D>(ids: readonly string[], rows: T[], key: (t: T) => string, missing: D): (T | D)[] {

@@ -1,4 +1,5 @@
 import { badInput } from '../errors';
+import { decodeOffset, encodeOffset } from '../paging';
 import { NodeKind, parseId, parseIdOfKind } from '../ids';
 import type { CatalogService } from './catalog-service';
 import type { LineageService } from './lineage-service';
@@ -67,7 +68,7 @@ export class ImpactService {
     if (!Number.isInteger(q.first) || q.first < 1 || q.first > this.maxPage) {
       throw badInput(`first must be between 1 and ${this.maxPage} (got ${q.first})`);
     }
-    const offset = q.after ? decodeCursor(q.after) : 0;
+    const offset = q.after ? decodeOffset(q.after) : 0;
     const walk = await this.walk(q.nodeId, q.depth);
     const wanted = walk.items.filter(
       (i) => (!q.namespaces?.length || q.namespaces.includes(i.namespace)) && (!q.kinds?.length || q.kinds.includes(i.kind)),
@@ -90,7 +91,7 @@ export class ImpactService {
         byOwner: countBy(items.flatMap((i) => (i.owners.length ? i.owners : ['(no owner)']))),
       },
       items: page,
-      endCursor: page.length ? encodeCursor(offset + page.length) : null,
+      endCursor: page.length ? encodeOffset(offset + page.length) : null,
       hasNextPage: offset + page.length < items.length,
     };
   }
@@ -171,11 +172,5 @@ function countBy(keys: string[]): Count[] {
   return [...m].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || cmp(a.key, b.key));
 }
 
-const encodeCursor = (offset: number) => Buffer.from(`offset:${offset}`).toString('base64url');
-function decodeCursor(cursor: string): number {
-  const m = /^offset:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw badInput('invalid cursor: pass the endCursor of a previous page');
-  return Number(m[1]);
-}
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,8 +1,11 @@
-import { Arg, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { badInput } from '../../errors';
+import { normaliseAsOf } from '../../lineage/lineage-service';
+import { decodeOffset, encodeOffset } from '../../paging';
 import { NodeKind, parseIdOfKind } from '../../ids';
 import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../../lineage/types';
 import { loadAll, type Context } from '../context';
-import { Dataset, DatasetField, Job, JobVersion, Run } from './types';
+import { Dataset, DatasetField, Job, JobVersion, Run, RunLink, RunPage } from './types';
 
 /** Lookups by id. A well-formed id that matches nothing gives null; a malformed one BAD_INPUT. */
 @Resolver()
@@ -59,6 +62,26 @@ export class JobResolver {
     return ctx.loaders.versions.load(j.id);
   }
 
+  @FieldResolver(() => RunPage, { description: 'Runs of the job, newest first (latest event time), filtered and paged.' })
+  async runs(
+    @Root() j: JobRecord,
+    @Ctx() ctx: Context,
+    @Arg('states', () => [String], { nullable: true, description: 'Only runs in these states (START, RUNNING, COMPLETE, FAIL, ABORT, OTHER).' })
+    states: string[] | null | undefined,
+    @Arg('since', () => String, { nullable: true, description: 'Only runs seen at or after this ISO time.' }) since: string | null | undefined,
+    @Arg('until', () => String, { nullable: true, description: 'Only runs seen at or before this ISO time.' }) until: string | null | undefined,
+    @Arg('first', () => Int, { defaultValue: 20, description: 'Page size (at most 200).' }) first: number,
+    @Arg('after', () => String, { nullable: true, description: 'endCursor of the previous page.' }) after: string | null | undefined,
+  ): Promise<{ total: number; items: RunRecord[]; endCursor: string | null; hasNextPage: boolean }> {
+    if (first < 1 || first > 200) throw badInput('first must be between 1 and 200');
+    const skip = after ? decodeOffset(after) : 0;
+    const time = (t: string | null | undefined) => (t ? normaliseAsOf(t) : null);
+    const page = await ctx.services.catalog.runsOfJob(j.id, { states: states ?? null, since: time(since), until: time(until) }, skip, first);
+    const items = await loadAll(ctx.loaders.run, page.runIds);
+    const end = skip + page.runIds.length;
+    return { total: page.total, items, endCursor: page.runIds.length ? encodeOffset(end) : null, hasNextPage: end < page.total };
+  }
+
   @FieldResolver(() => Run, { nullable: true, description: 'The run with the latest event time.' })
   async latestRun(@Root() j: JobRecord, @Ctx() ctx: Context): Promise<RunRecord | null> {
     const id = await ctx.loaders.latestRun.load(j.id);
@@ -84,6 +107,16 @@ export class RunResolver {
     return (await ctx.loaders.versions.load(r.jobId)).find((v) => v.id === r.versionId) ?? null;
   }
 
+  @FieldResolver(() => [RunLink], { description: 'Run-level lineage: for each dataset this run read, the run that last wrote it before.' })
+  async upstreamRuns(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<{ datasetId: string; runId: string }[]> {
+    return (await ctx.loaders.runLineage.load(r.id)).upstream;
+  }
+
+  @FieldResolver(() => [RunLink], { description: 'Run-level lineage: runs that read what this run wrote, before anyone wrote it again.' })
+  async downstreamRuns(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<{ datasetId: string; runId: string }[]> {
+    return (await ctx.loaders.runLineage.load(r.id)).downstream;
+  }
+
   @FieldResolver(() => Run, { nullable: true, description: 'The parent run (parent run facet): e.g. the Airflow DAG run of a task run.' })
   parent(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<RunRecord | null> | null {
     return r.parentRunId ? ctx.loaders.run.load(r.parentRunId) : null;
@@ -107,5 +140,18 @@ export class RunResolver {
   @FieldResolver(() => [Dataset], { description: 'Datasets this run wrote, ordered by id.' })
   async outputs(@Root() r: RunRecord, @Ctx() ctx: Context): Promise<DatasetRecord[]> {
     return loadAll(ctx.loaders.dataset, (await ctx.loaders.runIo.load(r.id)).outputs);
+  }
+}
+
+@Resolver(() => RunLink)
+export class RunLinkResolver {
+  @FieldResolver(() => Dataset, { nullable: true, description: 'The dataset linking the two runs.' })
+  dataset(@Root() l: { datasetId: string }, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
+    return ctx.loaders.dataset.load(l.datasetId);
+  }
+
+  @FieldResolver(() => Run, { nullable: true, description: 'The other run.' })
+  run(@Root() l: { runId: string }, @Ctx() ctx: Context): Promise<RunRecord | null> {
+    return ctx.loaders.run.load(l.runId);
   }
 }

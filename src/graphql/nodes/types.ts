@@ -186,3 +186,27 @@ export class JobVersion {
   @Field(() => Int, { description: 'How many runs had this version.' })
   runs!: number;
 }
+
+@ObjectType({ description: 'A run and the dataset through which it is linked to another run.' })
+export class RunLink {
+  @Field(() => ID, { description: 'The dataset written by one run and read by the other.' })
+  datasetId!: string;
+
+  @Field(() => ID, { description: 'The other run.' })
+  runId!: string;
+}
+
+@ObjectType({ description: 'One page of runs.' })
+export class RunPage {
+  @Field(() => Int, { description: 'Runs matching the filters in all.' })
+  total!: number;
+
+  @Field(() => [Run], { description: 'This page, newest first.' })
+  items!: Run[];
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` to get the next page.' })
+  endCursor!: string | null;
+
+  @Field(() => Boolean, { description: 'Whether more runs follow.' })
+  hasNextPage!: boolean;
+}

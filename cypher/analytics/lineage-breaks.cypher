@@ -1,0 +1,29 @@
+// Purpose: where lineage breaks: datasets (counting SYMLINKed names as one) that some job reads but
+//   no known job writes (sources: lineage starts there, often at an engine boundary) or that some
+//   job writes but no known job reads (sinks). Scope: every dataset (through the namespace index) or
+//   the namespaces starting with $namespace.
+// Parameters: $namespace: namespace prefix or null for all; $limit: maximum rows
+// Columns: id, namespace, name, role ('SOURCE' | 'SINK'), jobs: up to 5 reader (SOURCE) or writer (SINK)
+//   job ids, engines: their engines, aliases: SYMLINKed dataset ids
+CALL () {
+  WITH 1 AS one WHERE $namespace IS NULL
+  MATCH (d:Dataset) WHERE d.namespace IS NOT NULL RETURN d
+  UNION
+  WITH 1 AS one WHERE $namespace IS NOT NULL
+  MATCH (d:Dataset) WHERE d.namespace STARTS WITH $namespace RETURN d
+}
+WITH d, COLLECT { MATCH (d)-[:SYMLINK]-(a:Dataset) RETURN a } AS aliases
+WITH d, aliases, [d] + aliases AS grp
+WITH d, aliases,
+     any(m IN grp WHERE EXISTS { (m)-[:FEEDS]->(:Job) }) AS read,
+     any(m IN grp WHERE EXISTS { (:Job)-[:PRODUCES]->(m) }) AS written
+WHERE read <> written
+WITH d, aliases, CASE WHEN read THEN 'SOURCE' ELSE 'SINK' END AS role
+RETURN d.id AS id, d.namespace AS namespace, d.name AS name, role,
+       CASE role WHEN 'SOURCE' THEN COLLECT { MATCH (d)-[:FEEDS]->(j:Job) RETURN j.id ORDER BY j.id LIMIT 5 }
+                 ELSE COLLECT { MATCH (j:Job)-[:PRODUCES]->(d) RETURN j.id ORDER BY j.id LIMIT 5 } END AS jobs,
+       CASE role WHEN 'SOURCE' THEN COLLECT { MATCH (d)-[:FEEDS]->(j:Job) RETURN DISTINCT coalesce(j.engine, 'other') AS e ORDER BY e }
+                 ELSE COLLECT { MATCH (j:Job)-[:PRODUCES]->(d) RETURN DISTINCT coalesce(j.engine, 'other') AS e ORDER BY e } END AS engines,
+       [a IN aliases | a.id] AS aliases
+ORDER BY id
+LIMIT toInteger($limit)

@@ -1,0 +1,166 @@
+import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { EntityKind } from '../../lineage/types';
+import { PageInfo } from '../impact/types';
+
+export enum BreakRole {
+  SOURCE = 'SOURCE',
+  SINK = 'SINK',
+}
+registerEnumType(BreakRole, {
+  name: 'BreakRole',
+  description: 'Why a dataset is a lineage break.',
+  valuesConfig: {
+    SOURCE: { description: 'Read by some job, written by no known job: lineage starts here.' },
+    SINK: { description: 'Written by some job, read by no known job: lineage ends here.' },
+  },
+});
+
+@ObjectType({ description: 'A dataset where lineage starts or ends.' })
+export class BreakDataset {
+  @Field(() => ID, { description: 'Dataset id.' })
+  id!: string;
+
+  @Field(() => String, { description: 'Namespace.' })
+  namespace!: string;
+
+  @Field(() => String, { description: 'Name.' })
+  name!: string;
+
+  @Field(() => BreakRole, { description: 'SOURCE or SINK.' })
+  role!: BreakRole;
+
+  @Field(() => [ID], { description: 'Up to 5 readers (SOURCE) or writers (SINK).' })
+  jobs!: string[];
+
+  @Field(() => [String], { description: 'Engines of those jobs.' })
+  engines!: string[];
+
+  @Field(() => [ID], { description: 'Symlinked names of the dataset (counted as one with it).' })
+  aliases!: string[];
+}
+
+@ObjectType({ description: 'A sink and a source whose names probably denote the same dataset under different naming.' })
+export class ProbableMatch {
+  @Field(() => ID, { description: 'The dataset written and never read.' })
+  sinkId!: string;
+
+  @Field(() => ID, { description: 'The dataset read and never written.' })
+  sourceId!: string;
+
+  @Field(() => String, { description: 'The name segments they share.' })
+  key!: string;
+
+  @Field(() => String, { description: 'STRONG (two segments match) or WEAK (only the last).' })
+  strength!: string;
+
+  @Field(() => [String], { description: 'Why they are thought to match.' })
+  evidence!: string[];
+}
+
+@ObjectType({ description: 'Where lineage breaks at engine boundaries.' })
+export class LineageBreaks {
+  @Field(() => [BreakDataset], { description: 'Datasets read but never written, by id.' })
+  sources!: BreakDataset[];
+
+  @Field(() => [BreakDataset], { description: 'Datasets written but never read, by id.' })
+  sinks!: BreakDataset[];
+
+  @Field(() => [ProbableMatch], { description: 'Sink/source pairs that probably name one dataset, strong ones first.' })
+  probableMatches!: ProbableMatch[];
+
+  @Field(() => Boolean, { description: 'True when there were more break datasets than the server reads at once.' })
+  truncated!: boolean;
+}
+
+@ObjectType({ description: 'A node on a path.' })
+export class PathNode {
+  @Field(() => ID, { description: 'Dataset, job or field id.' })
+  id!: string;
+
+  @Field(() => EntityKind, { description: 'DATASET, JOB or FIELD.' })
+  kind!: EntityKind;
+
+  @Field(() => String, { description: 'Name (field path for fields).' })
+  name!: string;
+
+  @Field(() => ID, { nullable: true, description: 'For fields: their dataset.' })
+  datasetId!: string | null;
+}
+
+@ObjectType({ description: 'An edge on a path, in data-flow direction.' })
+export class PathEdge {
+  @Field(() => ID, { description: 'Where data comes from.' })
+  fromId!: string;
+
+  @Field(() => ID, { description: 'Where data goes.' })
+  toId!: string;
+
+  @Field(() => String, { description: 'FEEDS, PRODUCES or DERIVES.' })
+  type!: string;
+
+  @Field(() => ID, { nullable: true, description: 'DERIVES: the job.' })
+  jobId!: string | null;
+}
+
+@ObjectType({ description: 'One path from A to B.' })
+export class LineagePath {
+  @Field(() => Int, { description: 'Edges on the path.' })
+  length!: number;
+
+  @Field(() => [PathNode], { description: 'Nodes from A to B.' })
+  nodes!: PathNode[];
+
+  @Field(() => [PathEdge], { description: 'Edges from A to B.' })
+  edges!: PathEdge[];
+}
+
+@ObjectType({ description: 'How node A reaches node B.' })
+export class PathResult {
+  @Field(() => ID, { description: 'A.' })
+  fromId!: string;
+
+  @Field(() => ID, { description: 'B.' })
+  toId!: string;
+
+  @Field(() => Boolean, { description: 'Whether A reaches B within maxLength.' })
+  found!: boolean;
+
+  @Field(() => [LineagePath], { description: 'The shortest paths first.' })
+  paths!: LineagePath[];
+}
+
+@ObjectType({ description: 'A search hit.' })
+export class SearchHit {
+  @Field(() => ID, { description: 'Dataset, job or field id.' })
+  id!: string;
+
+  @Field(() => EntityKind, { description: 'DATASET, JOB or FIELD.' })
+  kind!: EntityKind;
+
+  @Field(() => String, { nullable: true, description: 'Namespace (datasets and jobs).' })
+  namespace!: string | null;
+
+  @Field(() => String, { description: 'Name (field path for fields).' })
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'Description.' })
+  description!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'For fields: their dataset.' })
+  datasetId!: string | null;
+
+  @Field(() => Float, { description: 'Relevance; higher is better.' })
+  score!: number;
+}
+
+@ObjectType({ description: 'One page of search hits.' })
+export class SearchResult {
+  @Field(() => Int, { description: 'Hits in all.' })
+  total!: number;
+
+  @Field(() => [SearchHit], { description: 'This page, best first.' })
+  hits!: SearchHit[];
+
+  @Field(() => PageInfo, { description: 'Paging.' })
+  pageInfo!: PageInfo;
+}
