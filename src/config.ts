@@ -41,6 +41,8 @@ const envSchema = z.object({
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
+  TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
+  TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(20000),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 
@@ -68,6 +70,8 @@ export interface Config {
   embedded: EmbeddedNeo4jSettings;
   ingest: { key?: string; maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number };
+  /** GraphQL operations deeper or costlier than this are rejected before they run. */
+  graphql: { maxDepth: number; maxComplexity: number };
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -110,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       defaultDepth: e.TRIBUTARY_DEFAULT_DEPTH,
       maxNodes: e.TRIBUTARY_MAX_NODES,
     },
+    graphql: { maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH, maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
   };
 }

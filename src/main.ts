@@ -95,6 +95,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       log,
       ingestKey: config.ingest.key,
       limits: config.ingest,
+      queryLimits: config.graphql,
       ready: () => isSchemaApplied(executor, statements),
     });
     return {

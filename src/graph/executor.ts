@@ -38,6 +38,28 @@ export class Executor {
   }
 
   /**
+   * PROFILEs one named read query (for tests and diagnostics): the operators of its executed plan,
+   * depth first, and the total database hits.
+   */
+  profile(query: Query, params: Record<string, unknown>): Promise<{ operators: string[]; dbHits: number; rows: number }> {
+    return this.session(neo4j.session.READ, (s) =>
+      s.executeRead(async (tx) => {
+        const result = await tx.run(`PROFILE ${this.queries[query]}`, params);
+        const operators: string[] = [];
+        let dbHits = 0;
+        const walk = (p: { operatorType: string; dbHits: number; children: unknown[] }) => {
+          operators.push(p.operatorType.replace(/@.*$/, ''));
+          dbHits += Number(p.dbHits);
+          p.children.forEach((c) => walk(c as typeof p));
+        };
+        const profile = result.summary.profile;
+        if (profile) walk(profile as unknown as { operatorType: string; dbHits: number; children: unknown[] });
+        return { operators, dbHits, rows: result.records.length };
+      }),
+    );
+  }
+
+  /**
    * A schema statement (constraint or index DDL) from cypher/schema/, in its own write transaction.
    * Only schema.ts calls this, with statements loaded from files, never with user input.
    */

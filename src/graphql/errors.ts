@@ -20,6 +20,9 @@ export function formatError(log: Logger) {
       };
     }
     const code = String(formatted.extensions?.code ?? '');
+    if (code === ErrorCode.LIMIT_EXCEEDED) {
+      return { message: formatted.message, extensions: { code: ErrorCode.LIMIT_EXCEEDED } };
+    }
     if (['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST'].includes(code)) {
       return { message: formatted.message, locations: formatted.locations, extensions: { code: ErrorCode.BAD_INPUT } };
     }

@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import { AppError, ErrorCode, httpStatus } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
+import { queryLimitsPlugin, type QueryLimits } from '../graphql/limits';
 import { HttpError, ingestRoutes } from '../ingest/http';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { Ingestor } from '../ingest/ingestor';
@@ -24,6 +25,7 @@ export interface ServerDeps {
   committer: GroupCommitter;
   ingestKey?: string;
   limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
+  queryLimits: QueryLimits;
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -49,7 +51,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     schema: deps.schema,
     formatError: formatError(deps.log),
     includeStacktraceInErrorResponses: false,
-    plugins: [fastifyApolloDrainPlugin(app)],
+    plugins: [fastifyApolloDrainPlugin(app), queryLimitsPlugin(deps.schema, deps.queryLimits)],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), { context: async () => createContext(deps.services) });
