@@ -100,10 +100,12 @@ describe('blastRadius', () => {
     assert.equal(b.totals.jobs, 5);
   });
 
-  it('rejects a bad cursor and an oversized page with BAD_INPUT', async () => {
+  it('rejects a bad cursor and an empty page (BAD_INPUT) and a huge page (LIMIT_EXCEEDED, before it runs)', async () => {
     const bad = await svc.graphql(Q, { id: datasetId(ns, 'orders'), after: 'nonsense' });
     assert.equal(bad.errors![0].extensions.code, 'BAD_INPUT');
+    const empty = await svc.graphql(Q, { id: datasetId(ns, 'orders'), first: 0 });
+    assert.equal(empty.errors![0].extensions.code, 'BAD_INPUT');
     const big = await svc.graphql(Q, { id: datasetId(ns, 'orders'), first: 100000 });
-    assert.equal(big.errors![0].extensions.code, 'BAD_INPUT');
+    assert.equal(big.errors![0].extensions.code, 'LIMIT_EXCEEDED');
   });
 });
