@@ -3,10 +3,11 @@
 //   into this id) and normalisations (why) are sorted set unions.
 // Parameters: $rows: list of {id, namespace, name, firstSeen, lastSeen, rawNames, normalisations},
 //   one per id
+//   `words`: the name split at . _ / : - for full-text search (entity_search_v2).
 // Columns: none
 UNWIND $rows AS x
 MERGE (d:Dataset {id: x.id})
-  ON CREATE SET d.namespace = x.namespace, d.name = x.name
+  ON CREATE SET d.namespace = x.namespace, d.name = x.name, d.words = replace(replace(replace(replace(replace(x.name, '.', ' '), '_', ' '), '/', ' '), ':', ' '), '-', ' ')
 SET d.firstSeen = CASE WHEN d.firstSeen IS NULL OR x.firstSeen < d.firstSeen THEN x.firstSeen ELSE d.firstSeen END,
     d.lastSeen = CASE WHEN d.lastSeen IS NULL OR x.lastSeen > d.lastSeen THEN x.lastSeen ELSE d.lastSeen END
 WITH d, x

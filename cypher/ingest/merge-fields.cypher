@@ -3,11 +3,12 @@
 //   only from column lineage have facetsAt null and no type. The dataset node must exist.
 // Parameters: $rows: list of {id, datasetId, name, type, description, firstSeen, lastSeen, facetsAt},
 //   one per id
+//   `words`: the name split at . _ / : - for full-text search (entity_search_v2).
 // Columns: none
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MERGE (f:Field {id: x.id})
-  ON CREATE SET f.name = x.name, f.datasetId = x.datasetId
+  ON CREATE SET f.name = x.name, f.datasetId = x.datasetId, f.words = replace(replace(replace(replace(replace(x.name, '.', ' '), '_', ' '), '/', ' '), ':', ' '), '-', ' ')
 MERGE (d)-[:HAS_FIELD]->(f)
 SET f.firstSeen = CASE WHEN f.firstSeen IS NULL OR x.firstSeen < f.firstSeen THEN x.firstSeen ELSE f.firstSeen END,
     f.lastSeen = CASE WHEN f.lastSeen IS NULL OR x.lastSeen > f.lastSeen THEN x.lastSeen ELSE f.lastSeen END

@@ -3,10 +3,11 @@
 //   inputs or outputs (ioRunId null: a JobEvent), from which refresh-current-io.cypher derives the
 //   job's current inputs and outputs. engine: as of the latest event (ties: larger name).
 // Parameters: $rows: list of {id, namespace, name, firstSeen, lastSeen, ioAt, ioRunId, engine}, one per id
+//   `words`: the name split at . _ / : - for full-text search (entity_search_v2).
 // Columns: none
 UNWIND $rows AS x
 MERGE (j:Job {id: x.id})
-  ON CREATE SET j.namespace = x.namespace, j.name = x.name
+  ON CREATE SET j.namespace = x.namespace, j.name = x.name, j.words = replace(replace(replace(replace(replace(x.name, '.', ' '), '_', ' '), '/', ' '), ':', ' '), '-', ' ')
 WITH j, x, x.ioAt IS NOT NULL AND (j.ioAt IS NULL OR x.ioAt > j.ioAt
        OR (x.ioAt = j.ioAt AND coalesce(x.ioRunId, '') > coalesce(j.ioRunId, ''))) AS newerIo,
      j.lastSeen IS NULL OR x.lastSeen > j.lastSeen OR (x.lastSeen = j.lastSeen AND x.engine > j.engine) AS newerEngine

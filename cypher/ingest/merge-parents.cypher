@@ -8,7 +8,8 @@
 UNWIND $rows AS x
 MATCH (child:Run {id: x.runId})
 MERGE (pj:Job {id: x.parentJobId})
-  ON CREATE SET pj.namespace = x.parentJobNamespace, pj.name = x.parentJobName
+  ON CREATE SET pj.namespace = x.parentJobNamespace, pj.name = x.parentJobName,
+                pj.words = replace(replace(replace(replace(replace(x.parentJobName, '.', ' '), '_', ' '), '/', ' '), ':', ' '), '-', ' ')
 MERGE (p:Run {id: x.parentRunId})
   ON CREATE SET p.runId = substring(x.parentRunId, 4)
 MERGE (p)-[:RUN_OF]->(pj)
@@ -19,7 +20,8 @@ WITH child, x
 CALL (child, x) {
   WITH child, x WHERE x.rootRunId IS NOT NULL
   MERGE (rj:Job {id: x.rootJobId})
-    ON CREATE SET rj.namespace = x.rootJobNamespace, rj.name = x.rootJobName
+    ON CREATE SET rj.namespace = x.rootJobNamespace, rj.name = x.rootJobName,
+                  rj.words = replace(replace(replace(replace(replace(x.rootJobName, '.', ' '), '_', ' '), '/', ' '), ':', ' '), '-', ' ')
   MERGE (root:Run {id: x.rootRunId})
     ON CREATE SET root.runId = substring(x.rootRunId, 4)
   MERGE (root)-[:RUN_OF]->(rj)

@@ -5,6 +5,6 @@ CREATE INDEX job_namespace IF NOT EXISTS FOR (n:Job) ON (n.namespace);
 CREATE INDEX event_run IF NOT EXISTS FOR (n:Event) ON (n.runId);
 CREATE INDEX event_time IF NOT EXISTS FOR (n:Event) ON (n.eventTime);
 CREATE INDEX job_engine IF NOT EXISTS FOR (n:Job) ON (n.engine);
-CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (n:Dataset|Job|Field) ON EACH [n.name, n.namespace, n.description];
+CREATE FULLTEXT INDEX entity_search_v2 IF NOT EXISTS FOR (n:Dataset|Job|Field) ON EACH [n.name, n.words, n.namespace, n.description];
 CREATE INDEX event_job IF NOT EXISTS FOR (n:Event) ON (n.jobId);
 CREATE INDEX event_dataset IF NOT EXISTS FOR (n:Event) ON (n.datasetId);

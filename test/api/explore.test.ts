@@ -85,6 +85,10 @@ describe('search', () => {
     const jobs = await svc.graphql(`query($t: String!) { search(text: $t, kinds: [JOB]) { total hits { id kind } pageInfo { hasNextPage } } }`, { t: 'flink-wri' });
     assert.ok(jobs.data.search.hits.every((h: { kind: string }) => h.kind === 'JOB'));
     assert.ok(jobs.data.search.hits.some((h: { id: string }) => h.id === jobId(`${ns}s3://lake`, 'flink-writer')));
+    // Words inside dotted and path names are found too (db.events, /lake/db/events).
+    const inner = await svc.graphql(`query($t: String!) { search(text: $t, kinds: [DATASET], first: 100) { hits { id } } }`, { t: 'events' });
+    const ids = inner.data.search.hits.map((h: { id: string }) => h.id);
+    assert.ok(ids.includes(datasetId(`${ns}hive://metastore`, 'db.events')) && ids.includes(datasetId(`${ns}s3://lake`, '/lake/db/events')));
     const odd = await svc.graphql(`{ search(text: "a:b (c") { total } }`);
     assert.equal(odd.errors, undefined, 'special characters are escaped, never a syntax error');
     const empty = await svc.graphql(`{ search(text: "   ") { total } }`);
