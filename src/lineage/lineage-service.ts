@@ -1,7 +1,7 @@
 import { badInput, notFound } from '../errors';
 import type { Executor, TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { NodeKind, parseIdOfKind } from '../ids';
+import { NodeKind, parseIdOfKind, type NodeRef } from '../ids';
 import {
   Direction,
   EdgeType,
@@ -77,13 +77,7 @@ export class LineageService {
         : parseIdOfKind(nodeId, NodeKind.Dataset, NodeKind.Job);
     const depth = Math.min(requestedDepth, this.limits.maxDepth);
     return this.executor.readTx(async (tx) => {
-      const [found] = await tx.run<{ node: EntityRef }>(Query.NodeExists, {
-        datasetId: ref.kind === NodeKind.Dataset ? nodeId : null,
-        jobId: ref.kind === NodeKind.Job ? nodeId : null,
-        fieldId: ref.kind === NodeKind.Field ? nodeId : null,
-      });
-      if (!found) throw notFound(`no ${ref.kind} with id "${nodeId}"`);
-      const root = found.node;
+      const root = await findStart(tx, nodeId, ref);
       const nodes = new Map<string, LineageNode>([[root.id, { ...root, distance: 0, side: 'ROOT' }]]);
       const edges = new Map<string, LineageEdge>();
       const truncatedBy = new Set<'DEPTH' | 'NODE_LIMIT'>();
@@ -177,6 +171,19 @@ const toEdge = (r: ExpandRow): LineageEdge => ({
   types: r.types ?? null,
   subtypes: r.subtypes ?? null,
 });
+
+/**
+ * Looks up the start node of a traversal (by the label its id names); NOT_FOUND when absent.
+ */
+export async function findStart(tx: TxRunner, id: string, ref: NodeRef): Promise<EntityRef> {
+  const [found] = await tx.run<{ node: EntityRef }>(Query.NodeExists, {
+    datasetId: ref.kind === NodeKind.Dataset ? id : null,
+    jobId: ref.kind === NodeKind.Job ? id : null,
+    fieldId: ref.kind === NodeKind.Field ? id : null,
+  });
+  if (!found) throw notFound(`no ${ref.kind} with id "${id}"`);
+  return found.node;
+}
 
 /** An asOf argument as an event-time string (ISO-8601 UTC, milliseconds); BAD_INPUT otherwise. */
 export function normaliseAsOf(asOf: string): string {

@@ -1,4 +1,5 @@
-import { badInput, notFound } from '../errors';
+import { badInput } from '../errors';
+import { findStart } from './lineage-service';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { NodeKind, parseIdOfKind } from '../ids';
@@ -38,18 +39,8 @@ export class PathService {
     if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > 20) throw badInput('maxLength must be between 1 and 20');
     if (!Number.isInteger(first) || first < 1 || first > 20) throw badInput('first must be between 1 and 20');
     const kinds = granularity === Granularity.FIELD ? [NodeKind.Field] : [NodeKind.Dataset, NodeKind.Job];
-    parseIdOfKind(fromId, ...kinds);
-    parseIdOfKind(toId, ...kinds);
     const rows = await this.executor.readTx(async (tx) => {
-      for (const id of [fromId, toId]) {
-        const ref = parseIdOfKind(id, ...kinds);
-        const [found] = await tx.run(Query.NodeExists, {
-          datasetId: ref.kind === NodeKind.Dataset ? id : null,
-          jobId: ref.kind === NodeKind.Job ? id : null,
-          fieldId: ref.kind === NodeKind.Field ? id : null,
-        });
-        if (!found) throw notFound(`no ${ref.kind} with id "${id}"`);
-      }
+      for (const id of [fromId, toId]) await findStart(tx, id, parseIdOfKind(id, ...kinds));
       return tx.run<{ nodes: EntityRef[]; edges: PathEdge[] }>(
         granularity === Granularity.FIELD ? Query.ShortestFieldPaths : Query.ShortestPaths,
         { fromId, toId },

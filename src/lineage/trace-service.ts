@@ -1,9 +1,9 @@
-import { badInput, notFound } from '../errors';
+import { badInput } from '../errors';
 import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { Query } from '../graph/queries';
 import { NodeKind, parseIdOfKind } from '../ids';
-import { normaliseAsOf } from './lineage-service';
+import { findStart, normaliseAsOf } from './lineage-service';
 import { Direction, EntityKind, Granularity, type EntityRef } from './types';
 
 /**
@@ -81,13 +81,7 @@ export class TraceService {
     const depth = Math.min(requestedDepth, this.limits.maxDepth);
     const asOf = asOfText ? normaliseAsOf(asOfText) : null;
     return this.executor.readTx(async (tx) => {
-      const [found] = await tx.run<{ node: EntityRef }>(Query.NodeExists, {
-        datasetId: ref.kind === NodeKind.Dataset ? nodeId : null,
-        jobId: null,
-        fieldId: ref.kind === NodeKind.Field ? nodeId : null,
-      });
-      if (!found) throw notFound(`no ${ref.kind} with id "${nodeId}"`);
-      const start: TraceNode = { ...found.node, distance: 0 };
+      const start: TraceNode = { ...(await findStart(tx, nodeId, ref)), distance: 0 };
       const { hops, nodes, truncatedBy } = await this.walk(tx, start, direction, depth, asOf);
       const loss = hops.find((h) => h.precisionLost) ?? null;
       return {
