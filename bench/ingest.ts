@@ -1,7 +1,7 @@
 import { loadConfig } from '../src/config';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../src/graph/embedded/neo4j';
 import { createLogger } from '../src/log';
-import { createApp } from '../src/main';
+import { createApp } from '../src/app';
 import { generateEvents } from '../test/support/generate';
 import { uniquePrefix } from '../test/support/isolate';
 import type { AddressInfo } from 'node:net';

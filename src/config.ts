@@ -44,6 +44,16 @@ const envSchema = z.object({
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(20000),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** Comma-separated bootstrap servers; when set, `serve` also runs the Kafka ingestion worker. */
+  KAFKA_BROKERS: z.string().min(1).optional(),
+  KAFKA_TOPIC: z.string().min(1).default('openlineage.events'),
+  /** Dead-letter topic for messages that are not valid events; default `<topic>.dlq`. */
+  KAFKA_DLQ_TOPIC: z.string().min(1).optional(),
+  KAFKA_GROUP_ID: z.string().min(1).default('tributary'),
+  KAFKA_CLIENT_ID: z.string().min(1).default('tributary'),
+  KAFKA_SESSION_TIMEOUT_MS: positiveInt.default(30_000),
+  /** Most events one Neo4j transaction of the worker holds. */
+  TRIBUTARY_WORKER_BATCH: positiveInt.max(5000).default(500),
 });
 
 export interface Neo4jConnection {
@@ -72,7 +82,19 @@ export interface Config {
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number };
   /** GraphQL operations deeper or costlier than this are rejected before they run. */
   graphql: { maxDepth: number; maxComplexity: number };
+  /** Absent when KAFKA_BROKERS is not set. */
+  kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+}
+
+export interface KafkaSettings {
+  brokers: string[];
+  topic: string;
+  dlqTopic: string;
+  groupId: string;
+  clientId: string;
+  sessionTimeoutMs: number;
+  maxBatch: number;
 }
 
 export class ConfigError extends Error {}
@@ -116,6 +138,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     graphql: { maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH, maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
+    kafka: e.KAFKA_BROKERS
+      ? {
+          brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),
+          topic: e.KAFKA_TOPIC,
+          dlqTopic: e.KAFKA_DLQ_TOPIC ?? `${e.KAFKA_TOPIC}.dlq`,
+          groupId: e.KAFKA_GROUP_ID,
+          clientId: e.KAFKA_CLIENT_ID,
+          sessionTimeoutMs: e.KAFKA_SESSION_TIMEOUT_MS,
+          maxBatch: e.TRIBUTARY_WORKER_BATCH,
+        }
+      : undefined,
   };
 }
 

@@ -1,118 +1,88 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
-import type { FastifyInstance } from 'fastify';
-import type { Driver } from 'neo4j-driver';
+import Fastify from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config';
-import { createDriver, waitForConnectivity } from './graph/driver';
+import { createApp, createCore, type App, type Core } from './app';
+import { createDriver } from './graph/driver';
 import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/embedded/neo4j';
-import { Executor } from './graph/executor';
-import { loadQueries } from './graph/queries';
-import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
-import { buildGraphqlSchema, printGraphqlSchema } from './graphql/schema';
-import { buildServer } from './http/server';
-import { GroupCommitter } from './ingest/group-commit';
-import { Ingestor } from './ingest/ingestor';
+import { isSchemaApplied } from './graph/schema';
+import { printGraphqlSchema } from './graphql/schema';
+import { addOpsRoutes } from './http/server';
+import { KafkaWorker } from './ingest/kafka-worker';
 import { ingestNdjson } from './ingest/ndjson';
 import { reproject } from './ingest/reproject';
-import { CatalogService } from './lineage/catalog-service';
-import { LineageService } from './lineage/lineage-service';
-import { TraceService } from './lineage/trace-service';
-import { ImpactService } from './lineage/impact-service';
-import { CoverageService } from './lineage/coverage-service';
-import { BreaksService } from './lineage/breaks-service';
-import { PathService } from './lineage/path-service';
 import { createLogger, type Logger } from './log';
+import { Metrics } from './metrics';
 
 /**
- * Composition root. Commands:
- *   (none) | serve   the service on PORT; starts the embedded Neo4j unless NEO4J_URI is set
+ * Entry point. Commands:
+ *   (none) | serve   API on PORT, plus the Kafka worker when KAFKA_BROKERS is set
+ *   api              API only (no Kafka worker)
+ *   worker           Kafka worker only (health and /metrics on PORT); needs KAFKA_BROKERS
  *   neo4j            only the embedded Neo4j, until Ctrl-C (prints its bolt URI)
  *   ingest [F|-]     NDJSON events from file F or stdin; progress on stderr, summary on stdout;
  *                    exit 3 when some events were rejected
  *   reproject [P]    rebuild the graph (namespaces starting with P; all without P) from stored events
  *   emit-schema [F]  print the GraphQL SDL (or write it to F)
+ * Every command but emit-schema uses NEO4J_URI, or the embedded Neo4j without it.
  */
 
-export interface App {
-  server: FastifyInstance;
-  driver: Driver;
-  executor: Executor;
-  ingestor: Ingestor;
-  committer: GroupCommitter;
-  close(): Promise<void>;
-}
+type Shape = 'serve' | 'api' | 'worker';
 
-/** The graph side: driver, executor with the schema applied, ingestor. */
-export interface Core {
-  driver: Driver;
-  executor: Executor;
-  ingestor: Ingestor;
-  statements: SchemaStatement[];
-}
+/**
+ * Runs the long-lived process shapes. Shutdown order on SIGINT/SIGTERM: the worker first (it
+ * commits no offset for an event not stored), then HTTP, then the driver, then the embedded Neo4j.
+ */
+async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
+  if (shape === 'worker' && !config.kafka) throw new ConfigError('the worker needs KAFKA_BROKERS');
+  let embedded: EmbeddedNeo4j | null = null;
+  let closeHttp: (() => Promise<unknown>) | null = null;
+  let core: Core | null = null;
+  let worker: KafkaWorker | null = null;
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    await worker?.stop();
+    await closeHttp?.().catch((err) => log.error('error closing the service', { error: err }));
+    await core?.driver.close();
+    await embedded?.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-/** Connects to a running Neo4j (config.neo4j must be set) and applies the schema. */
-export async function createCore(config: Config, log: Logger): Promise<Core> {
-  if (!config.neo4j) throw new ConfigError('a Neo4j connection (NEO4J_URI) is needed here');
-  const queries = loadQueries();
-  const statements = loadSchemaStatements();
-  const driver = createDriver(config.neo4j);
-  try {
-    await waitForConnectivity(driver, 60_000, config.neo4j.database);
-    const executor = new Executor(driver, queries, config.neo4j.database);
-    await applySchema(executor, statements);
-    return { driver, executor, ingestor: new Ingestor(executor, log), statements };
-  } catch (err) {
-    await driver.close();
-    throw err;
+  if (!config.neo4j) {
+    embedded = await startEmbeddedNeo4j(config.embedded, log);
+    config = { ...config, neo4j: { uri: embedded.uri, user: 'neo4j' } };
   }
-}
-
-/** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
-export async function createApp(config: Config, log: Logger): Promise<App> {
-  const core = await createCore(config, log);
-  const { driver, executor, ingestor, statements } = core;
-  try {
-    const committer = new GroupCommitter(ingestor);
-    const catalog = new CatalogService(executor);
-    const lineage = new LineageService(executor, config.lineage);
-    const trace = new TraceService(executor, config.lineage);
-    const services = {
-      catalog,
-      lineage,
-      trace,
-      impact: new ImpactService(lineage, trace, catalog),
-      coverage: new CoverageService(executor, lineage, config.lineage),
-      breaks: new BreaksService(executor, config.lineage.maxNodes * 10),
-      paths: new PathService(executor),
-      defaultDepth: config.lineage.defaultDepth,
-      maxDepth: config.lineage.maxDepth,
-    };
-    const server = await buildServer({
-      schema: buildGraphqlSchema(),
-      services,
-      ingestor,
-      committer,
-      log,
-      ingestKey: config.ingest.key,
-      limits: config.ingest,
-      queryLimits: config.graphql,
-      ready: () => isSchemaApplied(executor, statements),
-    });
-    return {
-      server,
-      driver,
-      executor,
-      ingestor,
-      committer,
-      close: async () => {
-        await server.close();
-        await driver.close();
-      },
-    };
-  } catch (err) {
-    await driver.close();
-    throw err;
+  const metrics = new Metrics();
+  let ingestor: Core['ingestor'];
+  if (shape === 'worker') {
+    const c = (core = await createCore(config, log, metrics));
+    const ops = Fastify({ logger: false });
+    addOpsRoutes(ops, () => isSchemaApplied(c.executor, c.statements), metrics);
+    await ops.listen({ host: config.http.host, port: config.http.port });
+    closeHttp = () => ops.close();
+    ingestor = c.ingestor;
+  } else {
+    const app: App = await createApp(config, log, metrics);
+    await app.server.listen({ host: config.http.host, port: config.http.port });
+    closeHttp = () => app.close();
+    ingestor = app.ingestor;
   }
+  if (config.kafka && shape !== 'api') {
+    worker = new KafkaWorker(config.kafka, ingestor, log, metrics);
+    await worker.start();
+  }
+  log.info('Tributary running', {
+    shape,
+    url: `http://${config.http.host}:${config.http.port}`,
+    neo4j: config.neo4j!.uri,
+    embedded: embedded !== null,
+    kafka: worker ? { topic: config.kafka!.topic, group: config.kafka!.groupId } : null,
+  });
 }
 
 /**
@@ -159,34 +129,16 @@ async function ingestFile(config: Config, log: Logger, file: string | undefined)
   return summary.rejected > 0 ? 3 : 0;
 }
 
-async function serve(config: Config, log: Logger): Promise<void> {
-  let embedded: EmbeddedNeo4j | null = null;
-  let app: App | null = null;
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('shutting down', { signal });
-    await app?.close().catch((err) => log.error('error closing the service', { error: err }));
-    await embedded?.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-
-  if (!config.neo4j) {
-    embedded = await startEmbeddedNeo4j(config.embedded, log);
-    config = { ...config, neo4j: { uri: embedded.uri, user: 'neo4j' } };
-  }
-  app = await createApp(config, log);
-  await app.server.listen({ host: config.http.host, port: config.http.port });
-  log.info('Tributary listening', {
-    url: `http://${config.http.host}:${config.http.port}`,
-    ingest: '/api/v1/lineage',
-    graphql: '/graphql',
-    neo4j: config.neo4j!.uri,
-    embedded: embedded !== null,
-  });
+async function reprojectCommand(config: Config, log: Logger, prefix: string): Promise<void> {
+  const result = await withCore(config, log, (core) =>
+    reproject(core.executor, prefix, (p) =>
+      process.stderr.write(p.phase === 'delete' ? `\rdeleted ${p.deleted} projected nodes` : `\rreplayed ${p.replayed}/${p.total} events`),
+    ),
+  );
+  process.stdout.write(
+    `\nre-projected ${result.replayed} stored events (${result.invalid} no longer valid) after deleting ${result.deleted} nodes` +
+      `${prefix ? ` of namespaces starting with "${prefix}"` : ''}\n`,
+  );
 }
 
 async function neo4jOnly(config: Config, log: Logger): Promise<void> {
@@ -207,28 +159,14 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadConfig();
   const log = createLogger(config.logLevel);
-  if (command === 'serve') return serve(config, log);
+  if (command === 'serve' || command === 'api' || command === 'worker') return run(command, config, log);
   if (command === 'neo4j') return neo4jOnly(config, log);
-  if (command === 'reproject') {
-    const prefix = arg ?? '';
-    const result = await withCore(config, log, (core) =>
-      reproject(core.executor, prefix, (p) =>
-        process.stderr.write(
-          p.phase === 'delete' ? `\rdeleted ${p.deleted} projected nodes` : `\rreplayed ${p.replayed}/${p.total} events`,
-        ),
-      ),
-    );
-    process.stdout.write(
-      `\nre-projected ${result.replayed} stored events (${result.invalid} no longer valid) after deleting ${result.deleted} nodes` +
-        `${prefix ? ` of namespaces starting with "${prefix}"` : ''}\n`,
-    );
-    return;
-  }
+  if (command === 'reproject') return reprojectCommand(config, log, arg ?? '');
   if (command === 'ingest') {
     process.exitCode = await ingestFile(config, log, arg);
     return;
   }
-  throw new ConfigError(`unknown command "${command}" (expected serve, neo4j, ingest, reproject or emit-schema)`);
+  throw new ConfigError(`unknown command "${command}" (expected serve, api, worker, neo4j, ingest, reproject or emit-schema)`);
 }
 
 if (require.main === module) {

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../src/graph/embedded/neo4j';
 import { createLogger } from '../src/log';
+import { startKafka, type KafkaBroker } from './support/kafka-broker';
 
 /**
- * `npm test`: runs every compiled test file (dist/test/{unit,cypher,api}/**\/*.test.js) with node's
- * test runner against a real Neo4j. Without NEO4J_URI it provisions and starts the embedded Neo4j
+ * `npm test`: runs every compiled test file (dist/test/{unit,cypher,api,kafka}/**\/*.test.js) with
+ * node's test runner against a real Neo4j and a real Kafka broker (KRaft, from Maven Central jars;
+ * TEST_KAFKA_BROKERS uses an existing one). Without NEO4J_URI it provisions and starts the embedded Neo4j
  * on a free port with its own store under <TRIBUTARY_HOME>/test (recreated for each run, never the
  * service's store), and stops it afterwards. Tests isolate themselves by namespace, so they also
  * run against a shared server given by NEO4J_URI. Extra arguments filter files by substring.
@@ -22,17 +24,30 @@ async function main(): Promise<number> {
     return 1;
   }
   let neo4j: EmbeddedNeo4j | null = null;
+  let kafka: KafkaBroker | null = null;
   const env: NodeJS.ProcessEnv = { ...process.env };
-  if (!config.neo4j) {
-    const home = path.join(config.embedded.home, 'test');
-    fs.rmSync(home, { recursive: true, force: true });
-    const started = Date.now();
-    neo4j = await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '1g', pageCache: '256m' }, log);
-    process.stdout.write(`embedded Neo4j for tests at ${neo4j.uri} (started in ${Date.now() - started} ms)\n`);
-    env.NEO4J_URI = neo4j.uri;
-  }
-  const stopNeo4j = () => neo4j?.stop();
-  process.once('SIGINT', () => void stopNeo4j()?.then(() => process.exit(130)));
+  const started = Date.now();
+  await Promise.all([
+    (async () => {
+      if (config.neo4j) return;
+      const home = path.join(config.embedded.home, 'test');
+      fs.rmSync(home, { recursive: true, force: true });
+      neo4j = await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '1g', pageCache: '256m' }, log);
+      process.stdout.write(`embedded Neo4j for tests at ${neo4j.uri} (started in ${Date.now() - started} ms)\n`);
+      env.NEO4J_URI = neo4j.uri;
+    })(),
+    (async () => {
+      if (process.env.TEST_KAFKA_BROKERS) return;
+      kafka = await startKafka(path.join(config.embedded.home, 'test-kafka'), config.embedded.searchPath, config.embedded.javaHome);
+      process.stdout.write(`Kafka (KRaft) for tests at ${kafka.bootstrap} (started in ${Date.now() - started} ms)\n`);
+      env.TEST_KAFKA_BROKERS = kafka.bootstrap;
+    })(),
+  ]);
+  const stopNeo4j = async () => {
+    await (kafka as KafkaBroker | null)?.stop();
+    await (neo4j as EmbeddedNeo4j | null)?.stop();
+  };
+  process.once('SIGINT', () => void stopNeo4j().then(() => process.exit(130)));
   try {
     return await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], { env, stdio: 'inherit' });
@@ -45,7 +60,7 @@ async function main(): Promise<number> {
 
 function listTests(dir: string): string[] {
   const out: string[] = [];
-  for (const tier of ['unit', 'cypher', 'api']) {
+  for (const tier of ['unit', 'cypher', 'api', 'kafka']) {
     const base = path.join(dir, tier);
     if (!fs.existsSync(base)) continue;
     for (const f of fs.readdirSync(base, { recursive: true }) as string[]) {

@@ -10,11 +10,12 @@ import { HttpError, ingestRoutes } from '../ingest/http';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { Ingestor } from '../ingest/ingestor';
 import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
 
 /**
  * The one HTTP server: OpenLineage ingestion (`POST /api/v1/lineage`), GraphQL (`/graphql`),
- * liveness (`/healthz`: the process answers) and readiness (`/readyz`: Neo4j answers and the schema
- * is applied). Errors are JSON `{error: {code, message, details?}}` with codes from src/errors.ts.
+ * liveness (`/healthz`: the process answers), readiness (`/readyz`: Neo4j answers and the schema
+ * is applied) and Prometheus metrics (`/metrics`). Errors are JSON `{error: {code, message, details?}}` with codes from src/errors.ts.
  */
 export interface ServerDeps {
   schema: GraphQLSchema;
@@ -26,6 +27,21 @@ export interface ServerDeps {
   ingestKey?: string;
   limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
   queryLimits: QueryLimits;
+  metrics: Metrics;
+}
+
+/**
+ * The health endpoints and /metrics, shared by the full server and the worker-only process.
+ */
+export function addOpsRoutes(app: FastifyInstance, ready: () => Promise<boolean>, metrics: Metrics): void {
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_req, reply) => {
+    const ok = await ready().catch(() => false);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable' });
+  });
+  app.get('/metrics', async (_req, reply) => {
+    return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
 }
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
@@ -39,13 +55,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     void reply.code(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `no route ${req.method} ${req.url}` } });
   });
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_req, reply) => {
-    const ok = await deps.ready().catch(() => false);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable' });
-  });
+  addOpsRoutes(app, deps.ready, deps.metrics);
 
-  await app.register(ingestRoutes, { ingestor: deps.ingestor, committer: deps.committer, key: deps.ingestKey, ...deps.limits });
+  await app.register(ingestRoutes, {
+    ingestor: deps.ingestor,
+    committer: deps.committer,
+    key: deps.ingestKey,
+    metrics: deps.metrics,
+    ...deps.limits,
+  });
 
   const apollo = new ApolloServer<Context>({
     schema: deps.schema,

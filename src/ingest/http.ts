@@ -3,7 +3,8 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, ErrorCode } from '../errors';
 import type { GroupCommitter } from './group-commit';
-import type { IngestItem, Ingestor } from './ingestor';
+import type { Metrics } from '../metrics';
+import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 
 /**
  * The OpenLineage HTTP transport contract, so an OpenLineage client works with only
@@ -31,6 +32,7 @@ export interface IngestHttpOptions {
   maxEventBytes: number;
   maxBatchBytes: number;
   maxBatchEvents: number;
+  metrics?: Metrics;
 }
 
 export class HttpError extends Error {
@@ -82,12 +84,20 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     throw new HttpError(415, ErrorCode.BAD_INPUT, `Content-Encoding ${encoding} is not supported (use gzip or none)`);
   });
 
+  app.addHook('onResponse', async (req, reply) => {
+    opts.metrics?.httpIngestSeconds.observe(
+      { route: req.routeOptions.url ?? req.url, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
   app.post('/api/v1/lineage', async (req: FastifyRequest, reply: FastifyReply) => {
     const item = requireBody(req);
     if (Array.isArray(item.value)) {
       throw new AppError(ErrorCode.BAD_INPUT, 'one event per request here; send arrays to /api/v1/lineage/batch');
     }
     const outcome = await opts.committer.submit(item);
+    opts.metrics?.ingestEvents.inc({ transport: 'http', outcome: outcomeLabel(outcome) });
     if (!outcome.ok) throw outcome.error;
     return reply.code(201).send({ eventId: outcome.eventId, duplicate: outcome.duplicate });
   });
@@ -102,6 +112,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
       throw new HttpError(413, ErrorCode.LIMIT_EXCEEDED, `a batch holds at most ${opts.maxBatchEvents} events (got ${events.length})`);
     }
     const outcomes = await opts.ingestor.ingest(events.map((value) => ({ raw: JSON.stringify(value), value })));
+    for (const o of outcomes) opts.metrics?.ingestEvents.inc({ transport: 'batch', outcome: outcomeLabel(o) });
     const failed = outcomes.flatMap((o, index) =>
       o.ok ? [] : [{ index, reason: o.error.message, ...(o.error.details.length ? { details: o.error.details } : {}) }],
     );

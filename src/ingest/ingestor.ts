@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, ErrorCode } from '../errors';
 import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
 import type { Executor, TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
@@ -29,10 +30,17 @@ export type IngestOutcome =
   | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean }
   | { ok: false; error: AppError };
 
+/** The metrics outcome label of an outcome: stored, duplicate, rejected (invalid) or failed. */
+export function outcomeLabel(o: IngestOutcome): 'stored' | 'duplicate' | 'rejected' | 'failed' {
+  if (o.ok) return o.duplicate ? 'duplicate' : 'stored';
+  return o.error.code === ErrorCode.BAD_INPUT ? 'rejected' : 'failed';
+}
+
 export class Ingestor {
   constructor(
     private readonly executor: Executor,
     private readonly log?: Logger,
+    private readonly metrics?: Metrics,
   ) {}
 
   /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
@@ -76,7 +84,10 @@ export class Ingestor {
    */
   private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
+      const timer = this.metrics?.projectionSeconds.startTimer();
       const created = await this.executor.writeTx((tx) => storeAndProject(tx, events));
+      timer?.();
+      this.metrics?.projectionBatch.observe(events.length);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
       if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;

@@ -42,6 +42,6 @@ describe('command line', () => {
   it('an unknown command or a bad setting is one clear line, no stack trace', async () => {
     const res = await cli(['frobnicate'], '');
     assert.equal(res.code, 1);
-    assert.equal(res.stderr.trim(), 'tributary: unknown command "frobnicate" (expected serve, neo4j, ingest, reproject or emit-schema)');
+    assert.equal(res.stderr.trim(), 'tributary: unknown command "frobnicate" (expected serve, api, worker, neo4j, ingest, reproject or emit-schema)');
   });
 });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/log';
-import { createApp, type App } from '../../src/main';
+import { createApp, type App } from '../../src/app';
 
 /**
  * A real Tributary service for api and cypher tests: the full app (schema applied, fastify,

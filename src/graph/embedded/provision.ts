@@ -32,14 +32,32 @@ export async function provision(opts: ProvisionOptions, log: (msg: string) => vo
   const { java, javac, major } = findJava(opts);
   const dir = launcherDir();
   const target = path.join(dir, 'target');
+  const classpath = await mavenClasspath(dir, opts.searchPath, 'Neo4j 5.26 Community', log);
   const cpFile = path.join(target, 'classpath.txt');
+  const classes = path.join(target, 'classes');
+  const source = path.join(dir, 'Launcher.java');
+  if (isStale(path.join(classes, 'Launcher.class'), [source, cpFile])) {
+    if (!javac) throw new ProvisionError(`a JDK is required (javac not found next to ${java}): install a Java 17 or 21 JDK (e.g. apt-get install openjdk-17-jdk-headless).`);
+    fs.mkdirSync(classes, { recursive: true });
+    const res = spawnSync(javac, ['-cp', classpath, '-d', classes, source], { encoding: 'utf8' });
+    if (res.status !== 0) throw new ProvisionError(`compiling the Neo4j launcher failed:\n${res.stderr}`);
+  }
+  return { java, javaMajor: major, classpath: `${classes}${path.delimiter}${classpath}` };
+}
+
+/**
+ * The runtime classpath of the pom in `dir` (resolved from Maven Central by `mvn
+ * dependency:build-classpath`, jars cached in ~/.m2), recomputed only when the pom changes.
+ */
+export async function mavenClasspath(dir: string, searchPath: string, what: string, log: (msg: string) => void): Promise<string> {
+  const cpFile = path.join(dir, 'target', 'classpath.txt');
   const pom = path.join(dir, 'pom.xml');
   if (isStale(cpFile, [pom])) {
-    const mvn = findOnPath('mvn', opts.searchPath);
+    const mvn = findOnPath('mvn', searchPath);
     if (!mvn) {
-      throw new ProvisionError('Maven (mvn) is required to fetch Neo4j from Maven Central: install Maven 3.6+ (e.g. apt-get install maven), or set NEO4J_URI to use an existing Neo4j.');
+      throw new ProvisionError(`Maven (mvn) is required to fetch ${what} from Maven Central: install Maven 3.6+ (e.g. apt-get install maven).`);
     }
-    log('resolving Neo4j 5.26 Community from Maven Central (first run downloads ~150 MB into ~/.m2)');
+    log(`resolving ${what} from Maven Central (the first run downloads its jars into ~/.m2)`);
     try {
       await execFileAsync(
         mvn,
@@ -48,19 +66,15 @@ export async function provision(opts: ProvisionOptions, log: (msg: string) => vo
       );
     } catch (err) {
       const out = `${(err as { stdout?: string }).stdout ?? ''}${(err as { stderr?: string }).stderr ?? ''}`;
-      throw new ProvisionError(`Maven could not resolve Neo4j from Maven Central:\n${out.slice(-2000)}`);
+      throw new ProvisionError(`Maven could not resolve ${what} from Maven Central:\n${out.slice(-2000)}`);
     }
   }
-  const classes = path.join(target, 'classes');
-  const source = path.join(dir, 'Launcher.java');
-  const classpath = fs.readFileSync(cpFile, 'utf8').trim();
-  if (isStale(path.join(classes, 'Launcher.class'), [source, cpFile])) {
-    if (!javac) throw new ProvisionError(`a JDK is required (javac not found next to ${java}): install a Java 17 or 21 JDK (e.g. apt-get install openjdk-17-jdk-headless).`);
-    fs.mkdirSync(classes, { recursive: true });
-    const res = spawnSync(javac, ['-cp', classpath, '-d', classes, source], { encoding: 'utf8' });
-    if (res.status !== 0) throw new ProvisionError(`compiling the Neo4j launcher failed:\n${res.stderr}`);
-  }
-  return { java, javaMajor: major, classpath: `${classes}${path.delimiter}${classpath}` };
+  return fs.readFileSync(cpFile, 'utf8').trim();
+}
+
+/** Java ≥ 17 (JAVA_HOME, then PATH), for the launchers under tools/. */
+export function javaExecutable(opts: ProvisionOptions): string {
+  return findJava(opts).java;
 }
 
 /**

@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import type { FastifyInstance } from 'fastify';
+import type { Driver } from 'neo4j-driver';
+import { ConfigError, type Config } from './config';
+import { createDriver, waitForConnectivity } from './graph/driver';
+import { Executor } from './graph/executor';
+import { loadQueries } from './graph/queries';
+import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
+import { buildGraphqlSchema } from './graphql/schema';
+import { buildServer } from './http/server';
+import { GroupCommitter } from './ingest/group-commit';
+import { Ingestor } from './ingest/ingestor';
+import { BreaksService } from './lineage/breaks-service';
+import { CatalogService } from './lineage/catalog-service';
+import { CoverageService } from './lineage/coverage-service';
+import { ImpactService } from './lineage/impact-service';
+import { LineageService } from './lineage/lineage-service';
+import { PathService } from './lineage/path-service';
+import { TraceService } from './lineage/trace-service';
+import type { Logger } from './log';
+import { Metrics } from './metrics';
+
+/**
+ * Wiring of the service (the composition, used by main.ts and the tests): the graph side (driver,
+ * executor, schema, ingestor) and the HTTP side (ingestion, GraphQL, health, metrics).
+ */
+
+export interface App {
+  server: FastifyInstance;
+  driver: Driver;
+  executor: Executor;
+  ingestor: Ingestor;
+  committer: GroupCommitter;
+  metrics: Metrics;
+  close(): Promise<void>;
+}
+
+/** The graph side: driver, executor with the schema applied, ingestor. */
+export interface Core {
+  driver: Driver;
+  executor: Executor;
+  ingestor: Ingestor;
+  statements: SchemaStatement[];
+}
+
+/** Connects to a running Neo4j (config.neo4j must be set) and applies the schema. */
+export async function createCore(config: Config, log: Logger, metrics?: Metrics): Promise<Core> {
+  if (!config.neo4j) throw new ConfigError('a Neo4j connection (NEO4J_URI) is needed here');
+  const queries = loadQueries();
+  const statements = loadSchemaStatements();
+  const driver = createDriver(config.neo4j);
+  try {
+    await waitForConnectivity(driver, 60_000, config.neo4j.database);
+    const executor = new Executor(driver, queries, config.neo4j.database);
+    await applySchema(executor, statements);
+    return { driver, executor, ingestor: new Ingestor(executor, log, metrics), statements };
+  } catch (err) {
+    await driver.close();
+    throw err;
+  }
+}
+
+/** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
+export async function createApp(config: Config, log: Logger, metrics: Metrics = new Metrics()): Promise<App> {
+  const core = await createCore(config, log, metrics);
+  const { driver, executor, ingestor, statements } = core;
+  try {
+    const committer = new GroupCommitter(ingestor);
+    const catalog = new CatalogService(executor);
+    const lineage = new LineageService(executor, config.lineage);
+    const trace = new TraceService(executor, config.lineage);
+    const services = {
+      catalog,
+      lineage,
+      trace,
+      impact: new ImpactService(lineage, trace, catalog),
+      coverage: new CoverageService(executor, lineage, config.lineage),
+      breaks: new BreaksService(executor, config.lineage.maxNodes * 10),
+      paths: new PathService(executor),
+      defaultDepth: config.lineage.defaultDepth,
+      maxDepth: config.lineage.maxDepth,
+    };
+    const server = await buildServer({
+      schema: buildGraphqlSchema(),
+      services,
+      ingestor,
+      committer,
+      log,
+      ingestKey: config.ingest.key,
+      limits: config.ingest,
+      queryLimits: config.graphql,
+      metrics,
+      ready: () => isSchemaApplied(executor, statements),
+    });
+    return {
+      server,
+      driver,
+      executor,
+      ingestor,
+      committer,
+      metrics,
+      close: async () => {
+        await server.close();
+        await driver.close();
+      },
+    };
+  } catch (err) {
+    await driver.close();
+    throw err;
+  }
+}

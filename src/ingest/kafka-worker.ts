@@ -1,0 +1,152 @@
+import { Kafka, logLevel, type Consumer, type EachBatchPayload, type IHeaders, type KafkaMessage, type Producer } from 'kafkajs';
+import type { KafkaSettings } from '../config';
+import { AppError, ErrorCode } from '../errors';
+import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
+import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
+import { reasonOf } from './ndjson';
+
+/**
+ * The ingestion worker for the OpenLineage Kafka transport: a consumer-group member reading one
+ * event (JSON) per message from the topic.
+ *
+ * Delivery: at least once. A batch of a partition's messages, in order, is stored and projected
+ * in one Neo4j transaction; bad messages go to the dead-letter topic (unchanged, the reason in
+ * headers) before the offsets are committed; offsets are committed only after both. A crash at
+ * any point redelivers, and redelivery is harmless (idempotent projection).
+ * Backpressure: one partition batch at a time, at most `maxBatch` events per transaction. While
+ * Neo4j is unavailable the batch is retried with backoff (heartbeating, so the group keeps the
+ * partition): consumption pauses and resumes by itself, nothing is skipped.
+ * Shutdown: `stop` lets the batch in flight finish (or abandons it uncommitted) and never commits
+ * offsets of events that were not stored.
+ */
+
+export const DLQ_HEADERS = {
+  reason: 'tributary-reason',
+  detail: 'tributary-detail',
+  topic: 'tributary-source-topic',
+  partition: 'tributary-source-partition',
+  offset: 'tributary-source-offset',
+} as const;
+
+export class KafkaWorker {
+  private readonly kafka: Kafka;
+  private consumer: Consumer | null = null;
+  private producer: Producer | null = null;
+  private stopping = false;
+
+  constructor(
+    private readonly settings: KafkaSettings,
+    private readonly ingestor: Ingestor,
+    private readonly log: Logger,
+    private readonly metrics?: Metrics,
+  ) {
+    this.kafka = new Kafka({
+      clientId: settings.clientId,
+      brokers: settings.brokers,
+      logLevel: logLevel.WARN,
+      logCreator: () => (entry) => this.log.warn(`kafka: ${entry.log.message}`, { namespace: entry.namespace }),
+      retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
+    });
+  }
+
+  async start(): Promise<void> {
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: true, idempotent: false });
+    await this.producer.connect();
+    this.consumer = this.kafka.consumer({
+      groupId: this.settings.groupId,
+      sessionTimeout: this.settings.sessionTimeoutMs,
+      heartbeatInterval: Math.max(500, Math.floor(this.settings.sessionTimeoutMs / 10)),
+      allowAutoTopicCreation: true,
+    });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
+    await this.consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: 1,
+      eachBatch: (payload) => this.handleBatch(payload),
+    });
+    this.log.info('Kafka worker consuming', { topic: this.settings.topic, group: this.settings.groupId, brokers: this.settings.brokers });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.consumer?.disconnect().catch((err) => this.log.warn('Kafka consumer disconnect failed', { error: err }));
+    await this.producer?.disconnect().catch(() => undefined);
+  }
+
+  private async handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+    this.metrics?.kafkaBatch.observe(batch.messages.length);
+    for (let i = 0; i < batch.messages.length; i += this.settings.maxBatch) {
+      if (!isRunning() || isStale() || this.stopping) return;
+      const chunk = batch.messages.slice(i, i + this.settings.maxBatch);
+      const stored = await this.storeChunk(batch.topic, batch.partition, chunk, heartbeat, () => isRunning() && !isStale() && !this.stopping);
+      if (!stored) return; // stopped while waiting for Neo4j: nothing committed, the batch is redelivered
+      const last = chunk[chunk.length - 1]!.offset;
+      resolveOffset(last);
+      // The committed offset is the next one to read.
+      await this.consumer!.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+      await heartbeat();
+    }
+    this.metrics?.kafkaLag.set({ topic: batch.topic, partition: String(batch.partition) }, Number(batch.offsetLag()));
+  }
+
+  /** Stores one chunk (retrying while Neo4j is unavailable) and dead-letters its bad messages. */
+  private async storeChunk(topic: string, partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>, active: () => boolean): Promise<boolean> {
+    const items: { message: KafkaMessage; item: IngestItem }[] = [];
+    const dead: { message: KafkaMessage; reason: string; detail: string }[] = [];
+    for (const message of messages) {
+      const raw = message.value?.toString('utf8') ?? '';
+      try {
+        items.push({ message, item: { raw, value: JSON.parse(raw) } });
+      } catch {
+        dead.push({ message, reason: 'NOT_JSON', detail: 'the message value is not JSON' });
+        this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: 'rejected' });
+      }
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcomes = await this.ingestor.ingest(items.map((i) => i.item));
+        outcomes.forEach((o, k) => {
+          this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: outcomeLabel(o) });
+          if (!o.ok) dead.push({ message: items[k]!.message, reason: reasonCode(o.error), detail: reasonOf(o.error.message, o.error.details) });
+        });
+        break;
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === ErrorCode.UNAVAILABLE)) throw err;
+        this.metrics?.retries.inc();
+        const wait = Math.min(10_000, 250 * 2 ** Math.min(attempt, 6));
+        if (attempt % 5 === 0) this.log.warn('Neo4j unavailable; Kafka consumption paused, retrying', { topic, partition, attempt, waitMs: wait });
+        for (let waited = 0; waited < wait; waited += 500) {
+          if (!active()) return false;
+          await heartbeat().catch(() => undefined);
+          await new Promise((r) => setTimeout(r, Math.min(500, wait - waited)));
+        }
+      }
+    }
+    if (dead.length > 0) {
+      await this.producer!.send({
+        topic: this.settings.dlqTopic,
+        messages: dead.map(({ message, reason, detail }) => ({
+          key: message.key,
+          value: message.value,
+          headers: {
+            ...(message.headers as IHeaders),
+            [DLQ_HEADERS.reason]: reason,
+            [DLQ_HEADERS.detail]: detail.slice(0, 1000),
+            [DLQ_HEADERS.topic]: topic,
+            [DLQ_HEADERS.partition]: String(partition),
+            [DLQ_HEADERS.offset]: message.offset,
+          },
+        })),
+      });
+      for (const d of dead) this.metrics?.dlq.inc({ reason: d.reason });
+    }
+    return true;
+  }
+}
+
+function reasonCode(e: AppError): string {
+  return e.details[0]?.reason ?? e.code;
+}

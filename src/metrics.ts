@@ -1,0 +1,64 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * Prometheus metrics (`GET /metrics`). One registry per process; names are stable API for
+ * dashboards: tributary_ingest_events_total{transport,outcome}, tributary_http_ingest_seconds,
+ * tributary_projection_seconds, tributary_projection_batch_events, tributary_kafka_batch_events,
+ * tributary_kafka_consumer_lag{topic,partition}, tributary_kafka_dlq_messages_total{reason},
+ * tributary_kafka_retries_total.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly ingestEvents = new Counter({
+    name: 'tributary_ingest_events_total',
+    help: 'Events received, by transport (http, batch, kafka, file) and outcome (stored, duplicate, rejected, failed)',
+    labelNames: ['transport', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly httpIngestSeconds = new Histogram({
+    name: 'tributary_http_ingest_seconds',
+    help: 'Latency of POST /api/v1/lineage and /api/v1/lineage/batch, until the commit',
+    labelNames: ['route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  readonly projectionSeconds = new Histogram({
+    name: 'tributary_projection_seconds',
+    help: 'Duration of one store-and-project transaction',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly projectionBatch = new Histogram({
+    name: 'tributary_projection_batch_events',
+    help: 'Events per store-and-project transaction',
+    buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000],
+    registers: [this.registry],
+  });
+  readonly kafkaBatch = new Histogram({
+    name: 'tributary_kafka_batch_events',
+    help: 'Messages per Kafka batch handled by the worker',
+    buckets: [1, 5, 10, 50, 100, 250, 500, 1000, 5000],
+    registers: [this.registry],
+  });
+  readonly kafkaLag = new Gauge({
+    name: 'tributary_kafka_consumer_lag',
+    help: 'Messages behind the partition high watermark after the last batch',
+    labelNames: ['topic', 'partition'] as const,
+    registers: [this.registry],
+  });
+  readonly dlq = new Counter({
+    name: 'tributary_kafka_dlq_messages_total',
+    help: 'Messages sent to the dead-letter topic, by reason',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+  readonly retries = new Counter({
+    name: 'tributary_kafka_retries_total',
+    help: 'Batches retried because Neo4j was unavailable',
+    registers: [this.registry],
+  });
+
+  constructor(defaults = true) {
+    if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'tributary_' });
+  }
+}

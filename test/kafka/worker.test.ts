@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { dumpNamespaces } from '../../src/graph/dump';
+import { DLQ_HEADERS, KafkaWorker } from '../../src/ingest/kafka-worker';
+import { createLogger } from '../../src/log';
+import { Metrics } from '../../src/metrics';
+import { startService, type TestService } from '../support/app';
+import { runEvent } from '../support/events';
+import { generateEvents } from '../support/generate';
+import { uniquePrefix } from '../support/isolate';
+import { committed, createTopic, kafkaClient, kafkaSettings, produce, waitFor } from '../support/kafka';
+
+let svc: TestService;
+before(async () => {
+  svc = await startService();
+});
+after(() => svc.close());
+
+const countEvents = async (prefix: string) => {
+  const d = await dumpNamespaces(svc.app.executor, prefix);
+  return d.nodes.filter((n) => n.labels.includes('Run')).length;
+};
+
+describe('Kafka ingestion worker', () => {
+  it('consumes events end to end, commits offsets after Neo4j, dead-letters bad messages unchanged', async () => {
+    const settings = kafkaSettings('e2e');
+    await createTopic(settings, 4);
+    const ns = uniquePrefix('kafka-e2e');
+    const good = generateEvents(ns, 11, 6, 2); // 6 jobs × 2 runs × 3 events
+    const bad = [
+      { key: 'x', value: '{not json' },
+      { key: 'y', value: JSON.stringify({ ...runEvent(ns, { job: 'bad' }), run: { runId: 'nope' } }) },
+    ];
+    const producer = kafkaClient(settings).producer();
+    await producer.connect();
+    // Events of one job share a key, so their order is kept within a partition.
+    await produce(producer, settings.topic, [
+      ...bad,
+      ...good.map((e) => ({ key: String((e.job as { name: string }).name), value: JSON.stringify(e) })),
+    ]);
+    const metrics = new Metrics(false);
+    const worker = new KafkaWorker(settings, svc.app.ingestor, createLogger('error'), metrics);
+    await worker.start();
+    try {
+      await waitFor('all runs in the graph', async () => (await countEvents(ns)) === 12 + 1 && true);
+      await waitFor('offsets committed for every message', async () => (await committed(settings)) === good.length + bad.length && true);
+      // The dead-letter topic holds the two bad messages, unchanged, with the reason in headers.
+      const consumer = kafkaClient(settings).consumer({ groupId: `${settings.groupId}-dlq-reader` });
+      const dead: { value: string; reason: string; offset: string }[] = [];
+      await consumer.connect();
+      await consumer.subscribe({ topic: settings.dlqTopic, fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          dead.push({ value: message.value!.toString(), reason: String(message.headers![DLQ_HEADERS.reason]), offset: String(message.headers![DLQ_HEADERS.offset]) });
+        },
+      });
+      await waitFor('two dead letters', async () => dead.length === 2);
+      await consumer.disconnect();
+      assert.deepEqual(dead.map((d) => [d.value, d.reason]).sort(), [[bad[0]!.value, 'NOT_JSON'], [bad[1]!.value, 'INVALID_RUN_ID']].sort());
+      const text = await metrics.registry.metrics();
+      assert.match(text, /tributary_kafka_dlq_messages_total\{reason="NOT_JSON"\} 1/);
+      assert.match(text, /tributary_ingest_events_total\{transport="kafka",outcome="stored"\} \d+/);
+    } finally {
+      await worker.stop();
+      await producer.disconnect();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { javaExecutable, mavenClasspath } from '../../src/graph/embedded/provision';
+import { repoRoot } from './corpus';
+
+/**
+ * A real single-node Kafka (3.9, KRaft: broker and controller in one JVM) from Maven Central jars
+ * (tools/kafka/pom.xml), for tests and local runs: formats a fresh log directory, starts
+ * `kafka.Kafka` on free loopback ports, resolves once the broker port accepts connections.
+ */
+export interface KafkaBroker {
+  bootstrap: string;
+  stop(): Promise<void>;
+}
+
+export async function startKafka(home: string, searchPath: string, javaHome?: string): Promise<KafkaBroker> {
+  const classpath = await mavenClasspath(path.join(repoRoot, 'tools', 'kafka'), searchPath, 'Apache Kafka 3.9', (m) => process.stdout.write(`${m}\n`));
+  const java = javaExecutable({ searchPath, javaHome });
+  fs.rmSync(home, { recursive: true, force: true });
+  fs.mkdirSync(home, { recursive: true });
+  const [port, controller] = [await freePort(), await freePort()];
+  const props = path.join(home, 'server.properties');
+  fs.writeFileSync(
+    props,
+    [
+      'process.roles=broker,controller',
+      'node.id=1',
+      `controller.quorum.voters=1@127.0.0.1:${controller}`,
+      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller}`,
+      `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
+      'controller.listener.names=CONTROLLER',
+      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+      `log.dirs=${path.join(home, 'data')}`,
+      'num.partitions=4',
+      'offsets.topic.replication.factor=1',
+      'offsets.topic.num.partitions=4',
+      'transaction.state.log.replication.factor=1',
+      'transaction.state.log.min.isr=1',
+      'group.initial.rebalance.delay.ms=0',
+      'auto.create.topics.enable=true',
+    ].join('\n') + '\n',
+  );
+  const jvm = ['-Xms256m', '-Xmx512m', '-Dlog4j.configuration=file:/dev/null', '-cp', classpath];
+  const format = spawnSync(java, [...jvm, 'kafka.tools.StorageTool', 'format', '-t', randomUUID().replace(/-/g, '').slice(0, 22), '-c', props], {
+    encoding: 'utf8',
+  });
+  if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr}`);
+  const log = fs.openSync(path.join(home, 'kafka.log'), 'a');
+  const child: ChildProcess = spawn(java, [...jvm, 'kafka.Kafka', props], { stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const deadline = Date.now() + 90_000;
+  while (!(await accepts(port))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`Kafka did not start; see ${path.join(home, 'kafka.log')}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    bootstrap: `127.0.0.1:${port}`,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timeout = new Promise((r) => setTimeout(r, 30_000).unref());
+      await Promise.race([exited, timeout]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
