@@ -94,11 +94,17 @@ export class Executor {
   }
 }
 
-/** Connection-level failures become UNAVAILABLE; everything else passes through unchanged. */
+/** Connection-level and retriable failures become UNAVAILABLE; everything else passes through unchanged. */
 export function translateDriverError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code ?? '';
-  if (code === 'ServiceUnavailable' || code === 'SessionExpired' || code.startsWith('Neo.TransientError')) {
+  if (
+    neo4j.isRetriableError(err) ||
+    code === 'ServiceUnavailable' ||
+    code === 'SessionExpired' ||
+    code.startsWith('Neo.TransientError') ||
+    code === 'Neo.ClientError.Database.DatabaseUnavailable'
+  ) {
     return unavailable('the graph database is unavailable; retry later');
   }
   if (code === 'Neo.ClientError.Database.DatabaseNotFound') {

@@ -53,21 +53,42 @@ export class KafkaWorker {
   async start(): Promise<void> {
     this.producer = this.kafka.producer({ allowAutoTopicCreation: true, idempotent: false });
     await this.producer.connect();
-    this.consumer = this.kafka.consumer({
+    await this.startConsumer();
+    this.log.info('Kafka worker consuming', { topic: this.settings.topic, group: this.settings.groupId, brokers: this.settings.brokers });
+  }
+
+  /**
+   * Joins the group and consumes. A consumer that crashes with an error kafkajs will not retry
+   * (e.g. its group membership expired) is replaced by a new one: the worker never stops silently.
+   */
+  private async startConsumer(): Promise<void> {
+    const consumer = this.kafka.consumer({
       groupId: this.settings.groupId,
       sessionTimeout: this.settings.sessionTimeoutMs,
       heartbeatInterval: Math.max(500, Math.floor(this.settings.sessionTimeoutMs / 10)),
       allowAutoTopicCreation: true,
     });
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
-    await this.consumer.run({
+    this.consumer = consumer;
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      if (payload.restart || this.stopping) return;
+      this.log.error('Kafka consumer crashed; starting a new one', { error: payload.error });
+      setTimeout(() => {
+        if (this.stopping) return;
+        void consumer
+          .disconnect()
+          .catch(() => undefined)
+          .then(() => this.startConsumer())
+          .catch((err) => this.log.error('restarting the Kafka consumer failed', { error: err }));
+      }, 1000);
+    });
+    await consumer.connect();
+    await consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
+    await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 1,
       eachBatch: (payload) => this.handleBatch(payload),
     });
-    this.log.info('Kafka worker consuming', { topic: this.settings.topic, group: this.settings.groupId, brokers: this.settings.brokers });
   }
 
   async stop(): Promise<void> {
@@ -76,7 +97,18 @@ export class KafkaWorker {
     await this.producer?.disconnect().catch(() => undefined);
   }
 
-  private async handleBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
+  private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    // kafkajs heartbeats only when asked; a transaction can outlast the session timeout, so keep
+    // the membership alive while the batch is being stored.
+    const beat = setInterval(() => void payload.heartbeat().catch(() => undefined), Math.max(500, Math.floor(this.settings.sessionTimeoutMs / 5)));
+    try {
+      await this.handleBatchInner(payload);
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  private async handleBatchInner({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     this.metrics?.kafkaBatch.observe(batch.messages.length);
     for (let i = 0; i < batch.messages.length; i += this.settings.maxBatch) {
       if (!isRunning() || isStale() || this.stopping) return;
@@ -114,10 +146,20 @@ export class KafkaWorker {
         });
         break;
       } catch (err) {
-        if (!(err instanceof AppError && err.code === ErrorCode.UNAVAILABLE)) throw err;
+        // Per-event failures come back as outcomes; a thrown error means the database (or the
+        // connection to it) failed the whole batch: wait and retry, never skip.
         this.metrics?.retries.inc();
         const wait = Math.min(10_000, 250 * 2 ** Math.min(attempt, 6));
-        if (attempt % 5 === 0) this.log.warn('Neo4j unavailable; Kafka consumption paused, retrying', { topic, partition, attempt, waitMs: wait });
+        const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
+        if (attempt % 5 === 0) {
+          this.log.warn(unavailable ? 'Neo4j unavailable; Kafka consumption paused, retrying' : 'batch failed; retrying', {
+            topic,
+            partition,
+            attempt,
+            waitMs: wait,
+            ...(unavailable ? {} : { error: err }),
+          });
+        }
         for (let waited = 0; waited < wait; waited += 500) {
           if (!active()) return false;
           await heartbeat().catch(() => undefined);
