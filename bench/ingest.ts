@@ -5,11 +5,14 @@ import { createApp } from '../src/app';
 import { generateEvents } from '../test/support/generate';
 import { uniquePrefix } from '../test/support/isolate';
 import type { AddressInfo } from 'node:net';
+import { KafkaWorker } from '../src/ingest/kafka-worker';
+import { committed, createTopic, kafkaClient, kafkaSettings, produce, waitFor } from '../test/support/kafka';
 
 /**
  * Ingest throughput through the HTTP transport: the same kind of generated events (START, RUNNING,
  * COMPLETE with schema and column lineage), sent one request at a time, then by concurrent clients
- * (group commit), then through the batch endpoint. Against NEO4J_URI, or a throwaway embedded Neo4j.
+ * (group commit), then through the batch endpoint, then (with KAFKA_BROKERS) through the Kafka
+ * worker. Against NEO4J_URI, or a throwaway embedded Neo4j.
  * Usage: node dist/bench/ingest.js [events=1200] [clients=16]
  */
 async function main() {
@@ -56,6 +59,22 @@ async function main() {
   await measure('HTTP batch endpoint, 200 events per request', async () => {
     for (let i = 0; i < batch.length; i += 200) await post('/api/v1/lineage/batch', batch.slice(i, i + 200));
   }, JSON.stringify(batch).length);
+  const brokers = process.env.KAFKA_BROKERS ?? process.env.TEST_KAFKA_BROKERS;
+  if (brokers) {
+    const settings = { ...kafkaSettings('bench'), brokers: brokers.split(','), maxBatch: 500 };
+    await createTopic(settings, 4);
+    const viaKafka = events('kafka');
+    const producer = kafkaClient(settings).producer();
+    await producer.connect();
+    await produce(producer, settings.topic, viaKafka.map((e) => ({ key: String((e.job as { name: string }).name), value: JSON.stringify(e) })));
+    await producer.disconnect();
+    const worker = new KafkaWorker(settings, app.ingestor, log);
+    await measure('Kafka worker, 4 partitions, produced beforehand', async () => {
+      await worker.start();
+      await waitFor('all committed', async () => (await committed(settings)) === viaKafka.length, 600_000);
+    }, JSON.stringify(viaKafka).length);
+    await worker.stop();
+  }
   const c = app.committer.counters;
   process.stdout.write(
     ['| path | events | seconds | events/s | MB/s |', '|---|---|---|---|---|', ...rows].join('\n') +

@@ -3,7 +3,7 @@ import type { KafkaSettings } from '../../src/config';
 
 /** Kafka test helpers: settings for a fresh topic and group, a producer, polling. */
 export function kafkaSettings(label: string, overrides: Partial<KafkaSettings> = {}): KafkaSettings {
-  const brokers = process.env.TEST_KAFKA_BROKERS;
+  const brokers = process.env.TEST_KAFKA_BROKERS ?? process.env.KAFKA_BROKERS;
   if (!brokers) throw new Error('Kafka tests need TEST_KAFKA_BROKERS: run them with `npm test`');
   const id = `${label}-${Math.random().toString(16).slice(2, 10)}`;
   return {
