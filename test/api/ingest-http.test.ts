@@ -98,6 +98,19 @@ describe('POST /api/v1/lineage (OpenLineage HTTP transport)', () => {
   });
 });
 
+describe('metrics', () => {
+  it('GET /metrics exposes ingestion counts and latencies in Prometheus text format', async () => {
+    await svc.postEvent(runEvent(uniquePrefix('metrics'), { job: 'm', outputs: ['x'] }));
+    const res = await fetch(`${svc.baseUrl}/metrics`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /text\/plain/);
+    const text = await res.text();
+    assert.match(text, /tributary_ingest_events_total\{transport="http",outcome="stored"\} [1-9]/);
+    assert.match(text, /tributary_http_ingest_seconds_count\{route="\/api\/v1\/lineage",status="201"\} [1-9]/);
+    assert.match(text, /tributary_projection_seconds_count [1-9]/);
+  });
+});
+
 describe('health', () => {
   it('/healthz answers while the process runs; /readyz once Neo4j answers and the schema is applied', async () => {
     const h = await fetch(`${svc.baseUrl}/healthz`);
