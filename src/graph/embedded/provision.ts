@@ -47,12 +47,16 @@ export async function provision(opts: ProvisionOptions, log: (msg: string) => vo
 
 /**
  * The runtime classpath of the pom in `dir` (resolved from Maven Central by `mvn
- * dependency:build-classpath`, jars cached in ~/.m2), recomputed only when the pom changes.
+ * dependency:build-classpath`, jars cached in ~/.m2), recomputed when the pom changes or a jar is
+ * missing.
  */
 export async function mavenClasspath(dir: string, searchPath: string, what: string, log: (msg: string) => void): Promise<string> {
   const cpFile = path.join(dir, 'target', 'classpath.txt');
   const pom = path.join(dir, 'pom.xml');
-  if (isStale(cpFile, [pom])) {
+  // Re-resolve when the pom changed, or when a jar of the cached classpath is gone (a new machine,
+  // a cleaned ~/.m2).
+  const missingJar = () => fs.readFileSync(cpFile, 'utf8').trim().split(path.delimiter).some((jar) => !fs.existsSync(jar));
+  if (isStale(cpFile, [pom]) || missingJar()) {
     const mvn = findOnPath('mvn', searchPath);
     if (!mvn) {
       throw new ProvisionError(`Maven (mvn) is required to fetch ${what} from Maven Central: install Maven 3.6+ (e.g. apt-get install maven).`);
