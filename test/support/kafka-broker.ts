@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../src/graph/embedded/neo4j';
 import { javaExecutable, mavenClasspath } from '../../src/graph/embedded/provision';
 import { repoRoot } from './corpus';
 
@@ -70,17 +71,6 @@ export async function startKafka(home: string, searchPath: string, javaHome?: st
       if (child.exitCode === null) child.kill('SIGKILL');
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 function accepts(port: number): Promise<boolean> {
