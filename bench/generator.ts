@@ -1,0 +1,126 @@
+import { rng } from '../test/support/generate';
+
+/**
+ * Seeded, deterministic OpenLineage streams shaped like the corpus, for benchmarks:
+ *  - engines: Kafka Connect sources (database table → topic) and sinks (topic → warehouse), Flink
+ *    streaming jobs (topic → topic / Iceberg path with a symlink to its catalog name), Spark batch
+ *    jobs (catalog tables → tables), dbt models (warehouse → warehouse), each under an Airflow DAG
+ *    run (parent facet);
+ *  - naming: postgres://, kafka://, s3:// paths symlinked to iceberg:// catalog names, warehouse;
+ *  - schemas of 5–200 fields; column lineage on a configurable share of jobs (DIRECT identity and
+ *    transformations, INDIRECT filters/joins, some all-to-all aggregations);
+ *  - fan-out and fan-in (inputs drawn from earlier layers), chains deeper than 30 (layers);
+ *  - several runs per job; a fifth of the jobs change an input over time.
+ * Jobs are laid out in `layers`; each reads from earlier layers, so lineage is a DAG with depth
+ * ≥ layers. Deterministic for a given (size, seed).
+ */
+
+export interface GenOptions {
+  jobs: number;
+  runsPerJob: number;
+  layers: number;
+  columnLineageShare: number;
+  seed: number;
+}
+
+export const SIZES: Record<string, Omit<GenOptions, 'seed'>> = {
+  S: { jobs: 1_000, runsPerJob: 2, layers: 40, columnLineageShare: 0.6 },
+  M: { jobs: 10_000, runsPerJob: 2, layers: 60, columnLineageShare: 0.6 },
+  L: { jobs: 100_000, runsPerJob: 2, layers: 80, columnLineageShare: 0.6 },
+};
+
+export interface Generated {
+  events: Record<string, unknown>[];
+  /** Dataset ids by layer, for picking start nodes: [layer][i] = {namespace, name, fields}. */
+  outputs: { namespace: string; name: string; fields: string[]; layer: number }[];
+}
+
+type Engine = 'kafka-connect' | 'flink' | 'spark' | 'dbt';
+
+export function generate(opts: GenOptions): Generated {
+  const random = rng(opts.seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+  const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
+  const events: Record<string, unknown>[] = [];
+  const outputs: Generated['outputs'] = [];
+  const base = Date.UTC(2025, 0, 1);
+  const perLayer = Math.ceil(opts.jobs / opts.layers);
+  const uuid = () => {
+    const h = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
+    return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+  };
+  for (let j = 0; j < opts.jobs; j++) {
+    const layer = Math.floor(j / perLayer);
+    const engine: Engine = layer === 0 ? 'kafka-connect' : pick(['flink', 'spark', 'spark', 'dbt'] as Engine[]);
+    const fields = Array.from({ length: random() < 0.1 ? int(50, 200) : int(5, 20) }, (_, i) => `c${i}`);
+    const out = outputName(engine, j);
+    const inputs =
+      layer === 0
+        ? [{ namespace: 'postgres://db.prod:5432', name: `shop.public.t${j}`, fields: ['id', 'amount', 'status', 'ts', 'customer'] }]
+        : Array.from({ length: int(1, 3) }, () => pick(outputs.filter((o) => o.layer >= Math.max(0, layer - 3) && o.layer < layer)));
+    const withCll = random() < opts.columnLineageShare;
+    const aggregate = random() < 0.15;
+    const changesInput = random() < 0.2 && layer > 1;
+    const dag = { namespace: 'airflow', name: `dag_${layer % 10}` };
+    const dagRun = uuid();
+    for (let r = 0; r < opts.runsPerJob; r++) {
+      const runId = uuid();
+      const start = base + (r * opts.layers + layer) * 3_600_000 + (j % perLayer) * 1000;
+      const runInputs = changesInput && r === opts.runsPerJob - 1 ? [pick(outputs.filter((o) => o.layer < layer))] : inputs;
+      const unique = [...new Map(runInputs.map((i) => [`${i.namespace}|${i.name}`, i])).values()];
+      const outputDs: Record<string, unknown> = {
+        namespace: out.namespace,
+        name: out.name,
+        facets: {
+          schema: { fields: fields.map((name) => ({ name, type: pick(['string', 'bigint', 'decimal(18,2)', 'timestamp']) })) },
+          ...(out.symlink ? { symlinks: { identifiers: [{ namespace: 'iceberg://catalog', name: out.symlink, type: 'TABLE' }] } } : {}),
+          ...(withCll ? { columnLineage: columnLineage(fields, unique, aggregate, random) } : {}),
+        },
+      };
+      const job = { namespace: engine, name: `${engine}.job_${j}`, facets: { jobType: { processingType: engine === 'flink' ? 'STREAMING' : 'BATCH', integration: engine.toUpperCase(), jobType: 'JOB' } } };
+      const run = { runId, facets: { parent: { run: { runId: dagRun }, job: dag } } };
+      const ev = (eventType: string, offsetSec: number, io: boolean) => ({
+        eventType,
+        eventTime: new Date(start + offsetSec * 1000).toISOString(),
+        producer: `https://github.com/OpenLineage/OpenLineage/tree/1.30.0/integration/${engine}`,
+        schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+        run,
+        job,
+        inputs: io ? unique.map((i) => ({ namespace: i.namespace, name: i.name })) : [],
+        outputs: io ? [outputDs] : [],
+      });
+      events.push(ev('START', 0, true), ev(engine === 'flink' ? 'RUNNING' : 'COMPLETE', 60, true));
+    }
+    outputs.push({ namespace: out.namespace, name: out.name, fields, layer });
+  }
+  return { events, outputs };
+}
+
+function outputName(engine: Engine, j: number): { namespace: string; name: string; symlink?: string } {
+  if (engine === 'kafka-connect') return { namespace: 'kafka://broker-1.prod:9092', name: `cdc.orders_${j}` };
+  if (engine === 'flink' && j % 2 === 0) return { namespace: 'kafka://broker-1.prod:9092', name: `enriched_${j}` };
+  if (engine === 'flink') return { namespace: 's3://lake', name: `/warehouse/db/stream_${j}`, symlink: `db.stream_${j}` };
+  if (engine === 'spark') return { namespace: 'iceberg://catalog', name: `db.table_${j}` };
+  return { namespace: 'postgres://warehouse:5432', name: `analytics.model_${j}` };
+}
+
+function columnLineage(
+  fields: string[],
+  inputs: { namespace: string; name: string; fields: string[] }[],
+  aggregate: boolean,
+  random: () => number,
+) {
+  const t = (type: string, subtype: string) => [{ type, subtype }];
+  const entries = fields.map((f, i) => {
+    const src = inputs[i % inputs.length]!;
+    const inputFields = aggregate
+      ? inputs.flatMap((inp) => inp.fields.slice(0, 3).map((field) => ({ namespace: inp.namespace, name: inp.name, field, transformations: t('DIRECT', 'AGGREGATION') })))
+      : [{ namespace: src.namespace, name: src.name, field: src.fields[i % src.fields.length]!, transformations: t('DIRECT', random() < 0.7 ? 'IDENTITY' : 'TRANSFORMATION') }];
+    return [f, { inputFields }];
+  });
+  const filter = inputs[0]!;
+  return {
+    fields: Object.fromEntries(entries),
+    dataset: [{ namespace: filter.namespace, name: filter.name, field: filter.fields[0]!, transformations: t('INDIRECT', 'FILTER') }],
+  };
+}
