@@ -273,11 +273,22 @@ function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string,
   const sources = new Set<string>();
   const cll = (out.facets as { columnLineage?: ColumnLineageFacetShape } | null | undefined)?.columnLineage;
   if (!cll || cll._deleted === true) return sources;
+  // Column lineage names its input datasets and fields once per use; add each row once per event.
+  const datasetIds = new Map<string, string>();
+  const fieldsSeen = new Set<string>();
   const inputEdge = (input: InputFieldShape, toId: string, deprecated?: { type?: string | null; description?: string | null }) => {
-    const inDs = datasetRef(plan, input.namespace, input.name, t);
+    const key = `${input.namespace}\u0000${input.name}`;
+    let inDs = datasetIds.get(key);
+    if (inDs === undefined) {
+      inDs = datasetRef(plan, input.namespace, input.name, t);
+      datasetIds.set(key, inDs);
+    }
     sources.add(inDs);
     const fromFieldId = fieldOfDataset(inDs, input.field);
-    plan.fields.push(lineageField(fromFieldId, inDs, input.field, t));
+    if (!fieldsSeen.has(fromFieldId)) {
+      fieldsSeen.add(fromFieldId);
+      plan.fields.push(lineageField(fromFieldId, inDs, input.field, t));
+    }
     const transformations =
       input.transformations ??
       (deprecated?.type ? [{ type: deprecated.type, description: deprecated.description ?? null, deprecatedForm: true }] : []);
