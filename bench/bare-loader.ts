@@ -3,11 +3,12 @@ import type { CompactPlan } from '../src/ingest/compact';
 
 /**
  * The lower bound of ingestion: the graph the projection writes (the same nodes and relationships,
- * from the same compact plan), written by the plainest loader — UNWIND + MERGE by id + SET — under
- * bench-only labels with the same uniqueness constraints. No validation, no event storage, no
- * order-independence rules. Labels and types come from the fixed tables below, never from data.
+ * from the same compact plan, with the facet JSON and the raw events stored), written by the
+ * plainest loader — UNWIND + MERGE by id + SET — under bench-only labels with the same uniqueness
+ * constraints. No validation, no order-independence rules, no versions or current-IO flags.
+ * Labels and types come from the fixed tables below, never from data.
  */
-const NODES = { Dataset: 'BDataset', Job: 'BJob', Run: 'BRun', Field: 'BField' } as const;
+const NODES = { Dataset: 'BDataset', Job: 'BJob', Run: 'BRun', Field: 'BField', Event: 'BEvent' } as const;
 
 const EDGES: { type: string; from: keyof typeof NODES; to: keyof typeof NODES; rows: (p: CompactPlan) => { from: string; to: string }[] }[] = [
   { type: 'FEEDS', from: 'Dataset', to: 'Job', rows: (p) => p.inputs.map((r) => ({ from: r.datasetId, to: r.jobId })) },
@@ -31,16 +32,20 @@ export async function bareSchema(driver: Driver): Promise<void> {
   }
 }
 
-/** Writes one compact plan in one transaction. */
-export async function bareWrite(driver: Driver, p: CompactPlan): Promise<void> {
+const facetProps = (facets: { key: string; value: string | null }[]) =>
+  Object.fromEntries(facets.filter((f) => f.value !== null).map((f) => [`facet.${f.key}`, f.value]));
+
+/** Writes one compact plan (and its raw events) in one transaction. */
+export async function bareWrite(driver: Driver, p: CompactPlan, events: { id: string; raw: string }[]): Promise<void> {
   const s = driver.session();
   try {
     await s.executeWrite(async (tx) => {
       const nodes: [keyof typeof NODES, { id: string; props: Record<string, unknown> }[]][] = [
-        ['Job', p.jobs.map((j) => ({ id: j.id, props: { namespace: j.namespace, name: j.name, lastSeen: j.lastSeen } }))],
-        ['Dataset', p.datasets.map((d) => ({ id: d.id, props: { namespace: d.namespace, name: d.name, lastSeen: d.lastSeen } }))],
+        ['Event', events.map((e) => ({ id: e.id, props: { raw: e.raw } }))],
+        ['Job', p.jobs.map((j) => ({ id: j.id, props: { namespace: j.namespace, name: j.name, lastSeen: j.lastSeen, ...facetProps(j.facets) } }))],
+        ['Dataset', p.datasets.map((d) => ({ id: d.id, props: { namespace: d.namespace, name: d.name, lastSeen: d.lastSeen, ...facetProps(d.facets) } }))],
         ['Field', p.fields.map((f) => ({ id: f.id, props: { name: f.name, type: f.type } }))],
-        ['Run', p.runs.map((r) => ({ id: r.id, props: { state: r.state, lastSeen: r.lastSeen } }))],
+        ['Run', p.runs.map((r) => ({ id: r.id, props: { state: r.state, lastSeen: r.lastSeen, ...facetProps(r.facets) } }))],
       ];
       for (const [kind, rows] of nodes) {
         if (rows.length) await tx.run(`UNWIND $rows AS x MERGE (n:${NODES[kind]} {id: x.id}) SET n += x.props`, { rows });
