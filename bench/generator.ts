@@ -21,6 +21,9 @@ export interface GenOptions {
   layers: number;
   columnLineageShare: number;
   seed: number;
+  /** Added to the job number in every job and dataset name: a stream that shares no names with
+   *  another of the same size (for warm-up); use another seed too, for distinct run ids. */
+  nameOffset?: number;
 }
 
 export const SIZES: Record<string, Omit<GenOptions, 'seed'>> = {
@@ -49,8 +52,9 @@ export function generate(opts: GenOptions): Generated {
     const h = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
   };
-  for (let j = 0; j < opts.jobs; j++) {
-    const layer = Math.floor(j / perLayer);
+  for (let jj = 0; jj < opts.jobs; jj++) {
+    const j = jj + (opts.nameOffset ?? 0);
+    const layer = Math.floor(jj / perLayer);
     const engine: Engine = layer === 0 ? 'kafka-connect' : pick(['flink', 'spark', 'spark', 'dbt'] as Engine[]);
     const fields = Array.from({ length: random() < 0.1 ? int(50, 200) : int(5, 20) }, (_, i) => `c${i}`);
     const out = outputName(engine, j);
@@ -65,7 +69,7 @@ export function generate(opts: GenOptions): Generated {
     const dagRun = uuid();
     for (let r = 0; r < opts.runsPerJob; r++) {
       const runId = uuid();
-      const start = base + (r * opts.layers + layer) * 3_600_000 + (j % perLayer) * 1000;
+      const start = base + (r * opts.layers + layer) * 3_600_000 + (jj % perLayer) * 1000;
       const runInputs = changesInput && r === opts.runsPerJob - 1 ? [pick(outputs.filter((o) => o.layer < layer))] : inputs;
       const unique = [...new Map(runInputs.map((i) => [`${i.namespace}|${i.name}`, i])).values()];
       const outputDs: Record<string, unknown> = {
