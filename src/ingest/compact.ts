@@ -72,15 +72,7 @@ export const STATE_RANK: Record<string, number> = { OTHER: 0, START: 1, RUNNING:
 
 export function compactPlan(plan: ProjectionPlan): CompactPlan {
   const columnEdge = (rows: ColumnEdgeRow[]) =>
-    reduceBy(
-      rows,
-      (r) => `${r.fromFieldId}\u0000${r.toId}\u0000${r.jobId}`,
-      ({ eventTime, ...rest }) => ({ ...rest, firstSeen: eventTime, lastSeen: eventTime, transformationsAt: eventTime }),
-      (a, b) => {
-        const later = newer(a.transformationsAt, a.transformations, b.transformationsAt, b.transformations) ? a : b;
-        return { ...later, ...seen(a, b) };
-      },
-    );
+    reduceBy(rows, (r) => `${r.fromFieldId}\u0000${r.toId}\u0000${r.jobId}`, columnEdgeRow, mergeColumnEdge);
   return {
     jobs: reduceBy(plan.jobs, (r) => r.id, seenRow, (a, b) => {
       const io = newer(a.ioAt, a.ioRunId ?? '', b.ioAt, b.ioRunId ?? '') ? a : b;
@@ -94,23 +86,7 @@ export function compactPlan(plan: ProjectionPlan): CompactPlan {
       rawNames: union(a.rawNames, b.rawNames),
       normalisations: union(a.normalisations, b.normalisations),
     })),
-    fields: reduceBy(
-      plan.fields,
-      (r) => r.id,
-      ({ fromSchema, eventTime, ...rest }) => ({
-        ...rest,
-        firstSeen: eventTime,
-        lastSeen: eventTime,
-        facetsAt: fromSchema ? eventTime : null,
-        type: fromSchema ? rest.type : null,
-        description: fromSchema ? rest.description : null,
-      }),
-      (a, b) => {
-        const text = (x: CField) => `${x.type ?? ''}|${x.description ?? ''}`;
-        const winner = newer(a.facetsAt, text(a), b.facetsAt, text(b)) ? a : b;
-        return { ...winner, ...seen(a, b) };
-      },
-    ),
+    fields: reduceBy(plan.fields, (r) => r.id, fieldRow, mergeField),
     runs: reduceBy(plan.runs, (r) => r.id, runRow, mergeRun),
     inputs: reduceBy(plan.inputs, ioKey, seenRow, mergeIo),
     outputs: reduceBy(plan.outputs, ioKey, seenRow, mergeIo),
@@ -128,6 +104,11 @@ export function compactPlan(plan: ProjectionPlan): CompactPlan {
 
 const ioKey = (r: IoRow) => `${r.runId ?? ''}\u0000${r.jobId}\u0000${r.datasetId}`;
 
+/**
+ * One compact row per key, in first-seen order. `merge(acc, next)` may update and return `acc`:
+ * accumulated rows are created by `init` and owned here (plain literals, no spreads, since
+ * compaction runs over every field and column-lineage entry of a batch).
+ */
 function reduceBy<R, C>(rows: R[], key: (r: R) => string, init: (r: R) => C, merge: (a: C, b: C) => C): C[] {
   const out = new Map<string, C>();
   for (const row of rows) {
@@ -148,6 +129,61 @@ function seen(a: Seen, b: Seen): Seen {
     firstSeen: a.firstSeen < b.firstSeen ? a.firstSeen : b.firstSeen,
     lastSeen: a.lastSeen > b.lastSeen ? a.lastSeen : b.lastSeen,
   };
+}
+
+function fieldRow(r: FieldRow): CField {
+  return {
+    id: r.id,
+    datasetId: r.datasetId,
+    name: r.name,
+    type: r.fromSchema ? r.type : null,
+    description: r.fromSchema ? r.description : null,
+    facetsAt: r.fromSchema ? r.eventTime : null,
+    firstSeen: r.eventTime,
+    lastSeen: r.eventTime,
+  };
+}
+
+/** Type and description of the latest schema that listed the field (ties: the larger text). */
+function mergeField(a: CField, b: CField): CField {
+  const text = (x: CField) => `${x.type ?? ''}|${x.description ?? ''}`;
+  if (!newer(a.facetsAt, text(a), b.facetsAt, text(b))) {
+    a.type = b.type;
+    a.description = b.description;
+    a.facetsAt = b.facetsAt;
+  }
+  return widenSeen(a, b);
+}
+
+function columnEdgeRow(r: ColumnEdgeRow): CColumnEdge {
+  return {
+    fromFieldId: r.fromFieldId,
+    toId: r.toId,
+    jobId: r.jobId,
+    transformations: r.transformations,
+    types: r.types,
+    subtypes: r.subtypes,
+    transformationsAt: r.eventTime,
+    firstSeen: r.eventTime,
+    lastSeen: r.eventTime,
+  };
+}
+
+/** Transformations of the latest event (ties: the larger JSON). */
+function mergeColumnEdge(a: CColumnEdge, b: CColumnEdge): CColumnEdge {
+  if (!newer(a.transformationsAt, a.transformations, b.transformationsAt, b.transformations)) {
+    a.transformations = b.transformations;
+    a.types = b.types;
+    a.subtypes = b.subtypes;
+    a.transformationsAt = b.transformationsAt;
+  }
+  return widenSeen(a, b);
+}
+
+function widenSeen<T extends Seen>(a: T, b: Seen): T {
+  if (b.firstSeen < a.firstSeen) a.firstSeen = b.firstSeen;
+  if (b.lastSeen > a.lastSeen) a.lastSeen = b.lastSeen;
+  return a;
 }
 
 function mergeIo(a: CIo, b: CIo): CIo {
