@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import type { Driver } from 'neo4j-driver';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createDriver } from '../src/graph/driver';
 import { startEmbeddedNeo4j } from '../src/graph/embedded/neo4j';
-import { Query } from '../src/graph/queries';
 import { datasetId, fieldId } from '../src/ids';
 import { compactPlan } from '../src/ingest/compact';
 import { emptyPlan, planEvent } from '../src/ingest/plan';
@@ -30,7 +30,9 @@ import { generate, SIZES } from './generator';
  * Uses a throwaway embedded Neo4j (its own store, recreated) unless NEO4J_URI is set.
  */
 async function main() {
-  const size = (process.argv[2] ?? 'S').toUpperCase();
+  const args = process.argv.slice(2);
+  const size = (args.find((a) => !a.startsWith('--')) ?? 'S').toUpperCase();
+  const withLowerBound = !args.includes('--no-lower-bound');
   const spec = SIZES[size];
   if (!spec) throw new Error(`size must be one of ${Object.keys(SIZES).join(', ')}`);
   let config = loadConfig();
@@ -48,6 +50,8 @@ async function main() {
     process.stdout.write(`${s}\n`);
   };
 
+  const driver = createDriver(config.neo4j!);
+  const memory = new MemorySampler(driver);
   const t0 = Date.now();
   const { events, outputs } = generate({ ...spec, seed: 42 });
   const bytes = JSON.stringify(events).length;
@@ -62,7 +66,6 @@ async function main() {
     const res = await fetch(`${url}/api/v1/lineage/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     if (res.status !== 200) throw new Error(`batch: ${res.status} ${await res.text()}`);
   };
-  const driver = createDriver(config.neo4j!);
   await bareSchema(driver);
   const viaHttp = (stream: Record<string, unknown>[]) => async () => {
     const chunks = batchesOf(stream, 100);
@@ -92,19 +95,25 @@ async function main() {
       }));
     };
   };
-  // Warm-up, not measured: both paths on a stream sharing no names with the measured one (a tenth
-  // of its size), so that neither pays alone for the JVM's JIT, Node's JIT or plan compilation.
-  const warm = generate({ ...spec, jobs: Math.ceil(spec.jobs / 10), seed: 7, nameOffset: 10_000_000 }).events;
+  // Warm-up, not measured: both paths on a stream sharing no names with the measured one (500
+  // jobs, 2000 events), so that neither pays alone for the JVM's JIT, Node's JIT or plan compilation.
+  const warm = generate({ ...spec, jobs: 500, seed: 7, nameOffset: 10_000_000 }).events;
   await viaHttp(warm)();
   await viaBare(warm)();
+  memory.phase('ingest (Tributary)');
   const ingestT = await timed(viaHttp(events));
-  const bareT = await timed(viaBare(events));
+  memory.phase('ingest (lower bound)');
+  const bareT = withLowerBound ? await timed(viaBare(events)) : NaN;
+  memory.phase('queries');
+  const graph = await graphSize(driver);
   out('## Ingestion');
   out();
   out('| path | events | seconds | events/s | MB/s | ratio to lower bound |');
   out('|---|---|---|---|---|---|');
-  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients) | ${events.length} | ${s(ingestT)} | ${rate(events.length, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${(bareT / ingestT).toFixed(2)} |`);
-  out(`| lower bound: bare UNWIND loader, same nodes, relationships, properties and raw events, same constraints (4 writers) | ${events.length} | ${s(bareT)} | ${rate(events.length, bareT)} | ${(bytes / 1e6 / bareT).toFixed(2)} | 1.00 |`);
+  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients) | ${events.length} | ${s(ingestT)} | ${rate(events.length, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
+  if (withLowerBound) out(`| lower bound: bare UNWIND loader, same nodes, relationships, properties and raw events, same constraints (4 writers) | ${events.length} | ${s(bareT)} | ${rate(events.length, bareT)} | ${(bytes / 1e6 / bareT).toFixed(2)} | 1.00 |`);
+  out();
+  out(`Graph after ingestion: ${graph.nodes.toLocaleString('en')} nodes (${graph.fields.toLocaleString('en')} fields), ${graph.relationships.toLocaleString('en')} relationships, without the lower bound's copy.`);
   out();
 
   // --- queries -------------------------------------------------------------------------------
@@ -112,18 +121,19 @@ async function main() {
   const shallow = outputs.filter((o) => o.layer === 0).slice(0, 40);
   const gql = async (query: string, variables: Record<string, unknown>) => {
     const res = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
-    const body = (await res.json()) as { errors?: unknown[] };
+    const body = (await res.json()) as { errors?: unknown[]; data?: Record<string, unknown> };
     if (body.errors) throw new Error(JSON.stringify(body.errors).slice(0, 300));
+    return resultSize(body.data);
   };
   const LINEAGE = `query($id: ID!, $depth: Int, $g: Granularity) { lineage(nodeId: $id, direction: UPSTREAM, depth: $depth, granularity: $g) { truncated nodes { id distance } edges { fromId toId type } } }`;
   const bare = new LineageService(app.executor, config.lineage);
-  const cases: { name: string; run: (i: number) => Promise<void>; bare?: (i: number) => Promise<void> }[] = [];
+  const cases: { name: string; run: (i: number) => Promise<number>; bare?: (i: number) => Promise<number> }[] = [];
   for (const depth of [1, 5, 20]) {
     const id = (i: number) => datasetId(deep[i % deep.length]!.namespace, deep[i % deep.length]!.name);
     cases.push({
       name: `lineage DATASET upstream depth ${depth}`,
       run: (i) => gql(LINEAGE, { id: id(i), depth, g: 'DATASET' }),
-      bare: async (i) => void (await bare.lineage(id(i), Direction.UPSTREAM, depth, { granularity: Granularity.DATASET })),
+      bare: async (i) => (await bare.lineage(id(i), Direction.UPSTREAM, depth, { granularity: Granularity.DATASET })).nodes.length,
     });
     const fid = (i: number) => {
       const o = deep[i % deep.length]!;
@@ -132,7 +142,7 @@ async function main() {
     cases.push({
       name: `lineage FIELD upstream depth ${depth}`,
       run: (i) => gql(LINEAGE, { id: fid(i), depth, g: 'FIELD' }),
-      bare: async (i) => void (await bare.lineage(fid(i), Direction.UPSTREAM, depth, { granularity: Granularity.FIELD })),
+      bare: async (i) => (await bare.lineage(fid(i), Direction.UPSTREAM, depth, { granularity: Granularity.FIELD })).nodes.length,
     });
   }
   cases.push({
@@ -150,42 +160,47 @@ async function main() {
   cases.push({ name: 'coverage ALL', run: () => gql(`{ coverage { overall { edges columnLevel } byEngine { key edges } } }`, {}) });
   out('## Queries (GraphQL over HTTP; bare = the same traversal on the driver, no HTTP/GraphQL)');
   out();
-  out('| query | n | p50 ms | p95 ms | p99 ms | bare p50 ms | overhead ratio (p50) |');
-  out('|---|---|---|---|---|---|---|');
+  out('| query | n | result size (median) | p50 ms | p95 ms | p99 ms | bare p50 ms | overhead ratio (p50) |');
+  out('|---|---|---|---|---|---|---|---|');
+  const results: QueryResult[] = [];
   for (const c of cases) {
     const n = c.name.startsWith('coverage') ? 10 : 40;
     await c.run(0); // first call: plan and JIT warm-up, not measured
     const t = await samples(n, c.run);
     let bareCol = '| – | –';
+    let bareP50: number | null = null;
     if (c.bare) {
       await c.bare(0);
-      const b = await samples(n, c.bare);
-      bareCol = `| ${b.p50.toFixed(1)} | ${(t.p50 / b.p50).toFixed(2)}`;
+      bareP50 = (await samples(n, c.bare)).p50;
+      bareCol = `| ${bareP50.toFixed(1)} | ${(t.p50 / bareP50).toFixed(2)}`;
     }
-    out(`| ${c.name} | ${n} | ${t.p50.toFixed(1)} | ${t.p95.toFixed(1)} | ${t.p99.toFixed(1)} ${bareCol} |`);
+    results.push({ name: c.name, n, size: t.size, p50: t.p50, p95: t.p95, p99: t.p99, bareP50 });
+    out(`| ${c.name} | ${n} | ${t.size} | ${t.p50.toFixed(1)} | ${t.p95.toFixed(1)} | ${t.p99.toFixed(1)} ${bareCol} |`);
   }
   out();
 
   // --- memory --------------------------------------------------------------------------------
-  const jmx = await app.executor.read(Query.SchemaApplied, { names: [] }).then(
-    async () => {
-      const sess = driver.session();
-      try {
-        const r = await sess.run("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties.used AS used");
-        return Number(r.records[0]?.get('used') ?? 0);
-      } catch {
-        return 0;
-      } finally {
-        await sess.close();
-      }
-    },
-  );
-  out('## Memory');
+  const mem = await memory.stop();
+  const store = neo4j ? dirBytes(path.join(home, 'neo4j', 'data')) : null;
+  out('## Memory (sampled every 2 s; maxima per phase)');
   out();
-  out(`Service (bench client in the same process) RSS: ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB; Neo4j heap used: ${(jmx / 2 ** 20).toFixed(0)} MiB of 4096; page cache: 4 GiB configured.`);
+  out('| phase | service RSS MiB (bench client in the same process) | Neo4j heap used MiB (of 4096) |');
+  out('|---|---|---|');
+  for (const m of mem) out(`| ${m.phase} | ${m.rssMiB} | ${m.heapMiB} |`);
   out();
-  out(`Summary: size ${size}, ${events.length} events ingested at ${rate(events.length, ingestT)} events/s (${(bareT / ingestT).toFixed(2)}× the bare-UNWIND lower bound); queries in the table above.`);
-  fs.writeFileSync(path.join(__dirname, '..', '..', 'bench', `REPORT-${size}.md`), lines.join('\n') + '\n');
+  out(`Page cache: 4 GiB configured; store on disk${withLowerBound ? ' (with the lower bound\'s copy)' : ''}: ${store === null ? 'n/a (external server)' : `${(store / 2 ** 20).toFixed(0)} MiB`}.`);
+  out();
+  const d20 = results.find((r) => r.name === 'lineage DATASET upstream depth 20')!;
+  const ratio = withLowerBound ? `${(bareT / ingestT).toFixed(2)}× the bare-UNWIND lower bound` : 'lower bound not measured';
+  out(`Summary: size ${size} (${graph.nodes.toLocaleString('en')} nodes), ${events.length} events ingested at ${rate(events.length, ingestT)} events/s (${ratio}); depth-20 dataset lineage p50 ${d20.p50.toFixed(0)} ms, p95 ${d20.p95.toFixed(0)} ms.`);
+  const benchDir = path.join(__dirname, '..', '..', 'bench');
+  fs.writeFileSync(path.join(benchDir, `REPORT-${size}.md`), lines.join('\n') + '\n');
+  const result = {
+    size, date: new Date().toISOString(), jobs: spec.jobs, events: events.length, bytes, graph,
+    ingest: { seconds: ingestT, eventsPerSecond: events.length / ingestT, lowerBoundSeconds: withLowerBound ? bareT : null },
+    queries: results, memory: mem, storeBytes: store,
+  };
+  fs.writeFileSync(path.join(benchDir, `results-${size}.json`), JSON.stringify(result, null, 2) + '\n');
   await driver.close();
   await app.close();
   await neo4j?.stop();
@@ -203,16 +218,104 @@ async function timed(work: () => Promise<void>): Promise<number> {
   return Number(process.hrtime.bigint() - t) / 1e9;
 }
 
-async function samples(n: number, run: (i: number) => Promise<void>) {
+async function samples(n: number, run: (i: number) => Promise<number>) {
   const ms: number[] = [];
+  const sizes: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = process.hrtime.bigint();
-    await run(i);
+    sizes.push(await run(i));
     ms.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
   ms.sort((a, b) => a - b);
+  sizes.sort((a, b) => a - b);
   const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]!;
-  return { p50: q(0.5), p95: q(0.95), p99: q(0.99) };
+  return { p50: q(0.5), p95: q(0.95), p99: q(0.99), size: sizes[Math.floor(n / 2)]! };
+}
+
+interface QueryResult {
+  name: string;
+  n: number;
+  /** Median result size: lineage nodes, trace hops, impact items; 0 for aggregates. */
+  size: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  bareP50: number | null;
+}
+
+/** The size of a GraphQL result: the length of the longest list in it. */
+function resultSize(data: unknown): number {
+  if (Array.isArray(data)) return Math.max(data.length, ...data.map(resultSize));
+  if (data !== null && typeof data === 'object') return Math.max(0, ...Object.values(data).map(resultSize));
+  return 0;
+}
+
+/** Nodes and relationships of the service's graph (count store lookups, no scans). */
+async function graphSize(driver: Driver) {
+  const s = driver.session();
+  try {
+    const count = async (q: string) => Number((await s.run(q)).records[0]!.get(0));
+    const labels = ['Dataset', 'Job', 'Run', 'Field', 'Event', 'JobVersion'];
+    let nodes = 0;
+    for (const l of labels) nodes += await count(`MATCH (n:${l}) RETURN count(n)`);
+    const types = ['FEEDS', 'PRODUCES', 'INPUT_TO', 'OUTPUT_TO', 'RUN_OF', 'HAS_FIELD', 'DERIVES', 'INFLUENCES', 'SYMLINK', 'PARENT', 'ROOT', 'HAS_VERSION', 'OF_VERSION'];
+    let relationships = 0;
+    for (const t of types) relationships += await count(`MATCH ()-[r:${t}]->() RETURN count(r)`);
+    return { nodes, relationships, fields: await count('MATCH (n:Field) RETURN count(n)') };
+  } finally {
+    await s.close();
+  }
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
+  }
+  return total;
+}
+
+/** Samples this process's RSS and Neo4j's used heap (JMX) every 2 s; keeps the maxima per phase. */
+class MemorySampler {
+  private current = 'setup';
+  private readonly max = new Map<string, { rss: number; heap: number }>();
+  private readonly timer: NodeJS.Timeout;
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(private readonly driver: Driver) {
+    this.timer = setInterval(() => {
+      this.pending = this.sample();
+    }, 2000);
+  }
+
+  phase(name: string): void {
+    this.current = name;
+  }
+
+  async stop(): Promise<{ phase: string; rssMiB: number; heapMiB: number }[]> {
+    clearInterval(this.timer);
+    await this.pending;
+    await this.sample();
+    return [...this.max].map(([phase, m]) => ({ phase, rssMiB: Math.round(m.rss / 2 ** 20), heapMiB: Math.round(m.heap / 2 ** 20) }));
+  }
+
+  private async sample(): Promise<void> {
+    const phase = this.current;
+    const rss = process.memoryUsage().rss;
+    const s = this.driver.session();
+    let heap = 0;
+    try {
+      const r = await s.run("CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes RETURN attributes.HeapMemoryUsage.value.properties.used AS used");
+      heap = Number(r.records[0]?.get('used') ?? 0);
+    } catch {
+      heap = 0;
+    } finally {
+      await s.close();
+    }
+    const m = this.max.get(phase) ?? { rss: 0, heap: 0 };
+    this.max.set(phase, { rss: Math.max(m.rss, rss), heap: Math.max(m.heap, heap) });
+  }
 }
 
 const s = (x: number) => x.toFixed(2);
