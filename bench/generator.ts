@@ -35,7 +35,7 @@ export const SIZES: Record<string, Omit<GenOptions, 'seed'>> = {
 export interface Generated {
   events: Record<string, unknown>[];
   /** Dataset ids by layer, for picking start nodes: [layer][i] = {namespace, name, fields}. */
-  outputs: { namespace: string; name: string; fields: string[]; layer: number }[];
+  outputs: { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean }[];
 }
 
 type Engine = 'kafka-connect' | 'flink' | 'spark' | 'dbt';
@@ -95,7 +95,7 @@ export function generate(opts: GenOptions): Generated {
       });
       events.push(ev('START', 0, true), ev(engine === 'flink' ? 'RUNNING' : 'COMPLETE', 60, true));
     }
-    outputs.push({ namespace: out.namespace, name: out.name, fields, layer });
+    outputs.push({ namespace: out.namespace, name: out.name, fields, layer, columnLineage: withCll });
   }
   return { events, outputs };
 }

@@ -5,6 +5,7 @@ import { ConfigError, type Config } from './config';
 import { createDriver, waitForConnectivity } from './graph/driver';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
+import { warmUpPlans, warmUpShapes } from './graph/warmup';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
 import { buildServer } from './http/server';
@@ -32,6 +33,8 @@ export interface App {
   ingestor: Ingestor;
   committer: GroupCommitter;
   metrics: Metrics;
+  /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
+  warmUp: Core['warmUp'];
   close(): Promise<void>;
 }
 
@@ -41,19 +44,22 @@ export interface Core {
   executor: Executor;
   ingestor: Ingestor;
   statements: SchemaStatement[];
+  /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
+  warmUp(firstOnly?: boolean): Promise<{ plans: number; failed: number; ms: number }>;
 }
 
 /** Connects to a running Neo4j (config.neo4j must be set) and applies the schema. */
 export async function createCore(config: Config, log: Logger, metrics?: Metrics): Promise<Core> {
   if (!config.neo4j) throw new ConfigError('a Neo4j connection (NEO4J_URI) is needed here');
   const queries = loadQueries();
+  const shapes = warmUpShapes(queries);
   const statements = loadSchemaStatements();
   const driver = createDriver(config.neo4j);
   try {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
     const executor = new Executor(driver, queries, config.neo4j.database);
     await applySchema(executor, statements);
-    return { driver, executor, ingestor: new Ingestor(executor, log, metrics), statements };
+    return { driver, executor, ingestor: new Ingestor(executor, log, metrics), statements, warmUp: (firstOnly) => warmUpPlans(executor, shapes, log, firstOnly) };
   } catch (err) {
     await driver.close();
     throw err;
@@ -63,7 +69,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics)
 /** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
 export async function createApp(config: Config, log: Logger, metrics: Metrics = new Metrics()): Promise<App> {
   const core = await createCore(config, log, metrics);
-  const { driver, executor, ingestor, statements } = core;
+  const { driver, executor, ingestor, statements, warmUp } = core;
   try {
     const committer = new GroupCommitter(ingestor);
     const catalog = new CatalogService(executor);
@@ -99,6 +105,7 @@ export async function createApp(config: Config, log: Logger, metrics: Metrics = 
       ingestor,
       committer,
       metrics,
+      warmUp,
       close: async () => {
         await server.close();
         await driver.close();

@@ -41,6 +41,7 @@ const envSchema = z.object({
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
+  TRIBUTARY_PLAN_WARMUP: z.enum(['true', 'false']).default('true'),
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(20000),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -85,6 +86,8 @@ export interface Config {
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Compile the hot queries' plans in the background after start (src/graph/warmup.ts). */
+  planWarmUp: boolean;
 }
 
 export interface KafkaSettings {
@@ -138,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     graphql: { maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH, maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
+    planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'true',
     kafka: e.KAFKA_BROKERS
       ? {
           brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),

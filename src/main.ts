@@ -59,6 +59,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   }
   const metrics = new Metrics();
   let ingestor: Core['ingestor'];
+  let warmUp: Core['warmUp'];
   if (shape === 'worker') {
     const c = (core = await createCore(config, log, metrics));
     const ops = Fastify({ logger: false });
@@ -66,11 +67,13 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     await ops.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => ops.close();
     ingestor = c.ingestor;
+    warmUp = c.warmUp;
   } else {
     const app: App = await createApp(config, log, metrics);
     await app.server.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => app.close();
     ingestor = app.ingestor;
+    warmUp = app.warmUp;
   }
   if (config.kafka && shape !== 'api') {
     worker = new KafkaWorker(config.kafka, ingestor, log, metrics);
@@ -83,6 +86,8 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     embedded: embedded !== null,
     kafka: worker ? { topic: config.kafka!.topic, group: config.kafka!.groupId } : null,
   });
+  // In the background: requests are served meanwhile (those arriving first may compile a plan).
+  if (config.planWarmUp) void warmUp();
 }
 
 /**

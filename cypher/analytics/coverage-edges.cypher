@@ -7,6 +7,7 @@
 //   $limit: maximum edges
 // Columns: jobId, namespace, engine, datasetId, current, firstSeen, lastSeen, outputFields, fieldsWithInputs,
 //   cllFirstSeen, cllLastSeen (null when no column lineage)
+// Warm-up: [{"scope": ["ALL"], "value": [null], "limit": [1]}, {"scope": ["ENGINE"], "value": ["-"], "limit": [1]}]
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j

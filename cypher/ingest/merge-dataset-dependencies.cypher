@@ -5,6 +5,7 @@
 // Parameters: $rows: list of {fromFieldId, toId (output dataset id), jobId, transformations (JSON array),
 //   types, subtypes, transformationsAt, firstSeen, lastSeen}, one per (from, to, job)
 // Columns: none
+// Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000, 10000]}]}
 UNWIND $rows AS x
 MATCH (src:Field {id: x.fromFieldId})
 MATCH (dst:Dataset {id: x.toId})

@@ -6,6 +6,7 @@
 // Parameters: $jobs, $datasets, $runs: lists of {id, facets}; $inputs, $outputs: lists of
 //   {runId, datasetId, facets}; each facet {key, value (JSON or null), at, derived (map)}
 // Columns: none
+// Warm-up: {"jobs": [{"listOf": {"id": "-"}, "sizes": [1, 10]}], "datasets": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "runs": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "inputs": [[]], "outputs": [[]]}
 CALL () {
   UNWIND $jobs AS x
   MATCH (n:Job {id: x.id})

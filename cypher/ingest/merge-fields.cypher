@@ -5,6 +5,7 @@
 //   one per id
 //   `words`: the name split at . _ / : - for full-text search (entity_search_v2).
 // Columns: none
+// Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000, 10000]}]}
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MERGE (f:Field {id: x.id})

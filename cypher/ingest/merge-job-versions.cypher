@@ -5,6 +5,7 @@
 //   recomputed from the version's runs.
 // Parameters: $rows: list of {runId, jobId, versionId, inputs, outputs, codeSig}; $jobIds: jobs of those runs
 // Columns: none
+// Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 CALL () {
   UNWIND $rows AS x
   MATCH (r:Run {id: x.runId})

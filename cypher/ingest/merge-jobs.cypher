@@ -5,6 +5,7 @@
 // Parameters: $rows: list of {id, namespace, name, firstSeen, lastSeen, ioAt, ioRunId, engine}, one per id
 //   `words`: the name split at . _ / : - for full-text search (entity_search_v2).
 // Columns: none
+// Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
 UNWIND $rows AS x
 MERGE (j:Job {id: x.id})
   ON CREATE SET j.namespace = x.namespace, j.name = x.name, j.words = replace(replace(replace(replace(replace(x.name, '.', ' '), '_', ' '), '/', ' '), ':', ' '), '-', ' ')

@@ -5,6 +5,7 @@
 // Parameters: $rows: list of {runId, parentRunId, parentJobId, parentJobNamespace, parentJobName,
 //   rootRunId, rootJobId, rootJobNamespace, rootJobName (root* may be null), firstSeen, lastSeen}
 // Columns: none
+// Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
 UNWIND $rows AS x
 MATCH (child:Run {id: x.runId})
 MERGE (pj:Job {id: x.parentJobId})

@@ -8,6 +8,7 @@
 // Parameters: $rows: list of {id, runId, jobId, state, stateAt, startedAt, firstSeen, lastSeen, codeSig,
 //   codeAt}, one per id
 // Columns: none
+// Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
 UNWIND $rows AS x
 MATCH (j:Job {id: x.jobId})
 MERGE (r:Run {id: x.id})

@@ -4,6 +4,7 @@
 //   dataset nodes must exist.
 // Parameters: $rows: list of {datasetId, aliasId, type, firstSeen, lastSeen}, one per (dataset, alias, type)
 // Columns: none
+// Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MATCH (a:Dataset {id: x.aliasId})

@@ -4,6 +4,7 @@
 //   firstSeen/lastSeen/lastRunId. A function of the stored graph only, hence order-independent.
 // Parameters: $jobIds: list of job ids whose IO may have changed
 // Columns: none
+// Warm-up: {"jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 UNWIND $jobIds AS id
 MATCH (j:Job {id: id})
 CALL (j) {

@@ -3,6 +3,7 @@
 //   after the run's edges were written.
 // Parameters: $runIds: list of run ids
 // Columns: runId, jobId, inputs (sorted dataset ids), outputs (sorted dataset ids), codeSig (or null)
+// Warm-up: {"runIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 UNWIND $runIds AS id
 MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
 WITH r, min(j.id) AS jobId

@@ -5,6 +5,7 @@
 // Parameters: $fieldIds: the frontier; $asOf: ISO time or null; $limit: maximum rows
 // Columns: fromId, toId (data-flow direction), type ('DERIVES'), jobId, types, subtypes, firstSeen,
 //   lastSeen, current, node: the neighbour {id, kind ('FIELD'), namespace, name, datasetId}
+// Warm-up: {"fieldIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}
 UNWIND $fieldIds AS id
 MATCH (f:Field {id: id})-[e:DERIVES]->(n:Field)
 WHERE ($asOf IS NULL AND EXISTS { MATCH (:Dataset {id: f.datasetId})-[:FEEDS {current: true}]->(:Job {id: e.jobId}) })

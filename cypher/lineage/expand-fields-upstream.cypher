@@ -5,6 +5,7 @@
 // Columns: fromId, toId (data-flow direction, so toId is the frontier side), type ('DERIVES'), jobId,
 //   types, subtypes, firstSeen, lastSeen, current, node: the neighbour {id, kind ('FIELD'), namespace,
 //   name, datasetId}
+// Warm-up: {"fieldIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}
 UNWIND $fieldIds AS id
 MATCH (n:Field)-[e:DERIVES]->(:Field {id: id})
 WHERE ($asOf IS NULL AND EXISTS { MATCH (:Dataset {id: n.datasetId})-[:FEEDS {current: true}]->(:Job {id: e.jobId}) })

@@ -7,6 +7,7 @@
 // Columns: fromId, toId (edge in data-flow direction, so toId is the frontier side; for ALIAS:
 //   frontier dataset → alias), type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared,
 //   current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)

@@ -1,6 +1,7 @@
 // Purpose: the start node of a traversal, by id and kind (index lookup on the kind's label).
 // Parameters: $datasetId, $jobId, $fieldId: the id under its kind, the others null
 // Columns: node: {id, kind, namespace, name, datasetId (fields only)}; no row when absent
+// Warm-up: [{"datasetId": ["-"], "fieldId": [null], "jobId": [null]}, {"datasetId": [null], "fieldId": ["-"], "jobId": [null]}, {"datasetId": [null], "fieldId": [null], "jobId": ["-"]}]
 CALL () {
   MATCH (d:Dataset {id: $datasetId})
   RETURN {id: d.id, kind: 'DATASET', namespace: d.namespace, name: d.name} AS node

@@ -7,6 +7,7 @@
 //   $limit: maximum rows
 // Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output), jobId, granularity,
 //   types, subtypes, transformations (JSON or null), node: the output {id, kind, namespace, name, datasetId}
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})

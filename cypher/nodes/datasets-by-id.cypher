@@ -3,6 +3,7 @@
 // Columns: dataset: {id, namespace, name, the properties derived from facets (description, owners,
 //   sourceName, sourceUri, lifecycleState, storageLayer, fileFormat, datasetVersion, datasetType),
 //   firstSeen, lastSeen, rawNames, normalisations, facets: list of [key, JSON text]}; ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 UNWIND $ids AS id
 MATCH (d:Dataset {id: id})
 RETURN d {.id, .namespace, .name, .description, .owners, .sourceName, .sourceUri, .lifecycleState,

@@ -3,6 +3,7 @@
 // Columns: job: {id, namespace, name, the properties derived from facets (description, integration,
 //   processingType, jobType, owners, sql, sourceCodeUrl, sourceCodeLanguage), firstSeen, lastSeen,
 //   ioAt, facets: list of [key, JSON text]}; ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 UNWIND $ids AS id
 MATCH (j:Job {id: id})
 RETURN j {.id, .namespace, .name, .description, .integration, .processingType, .jobType, .owners, .sql,

@@ -4,6 +4,7 @@
 //   derived from facets (nominalStartTime, nominalEndTime, engineName, engineVersion, errorMessage,
 //   externalQueryId), facets: list of [key, JSON text], jobId, parentRunId, rootRunId, versionId};
 //   ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 UNWIND $ids AS id
 MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
 WITH r, min(j.id) AS jobId

@@ -60,6 +60,17 @@ export class Executor {
   }
 
   /**
+   * EXPLAINs a named query (compiles and caches its plan for these parameter types; runs nothing).
+   * Write queries go through a write transaction, so that routing sends them to the leader.
+   */
+  explain(query: Query, params: Record<string, unknown>, write: boolean): Promise<void> {
+    return this.session(write ? neo4j.session.WRITE : neo4j.session.READ, async (s) => {
+      const work = (tx: ManagedTransaction) => tx.run(`EXPLAIN ${this.queries[query]}`, params);
+      await (write ? s.executeWrite(work) : s.executeRead(work));
+    });
+  }
+
+  /**
    * A schema statement (constraint or index DDL) from cypher/schema/, in its own write transaction.
    * Only schema.ts calls this, with statements loaded from files, never with user input.
    */
