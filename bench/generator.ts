@@ -52,16 +52,20 @@ export function generate(opts: GenOptions): Generated {
     const h = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16)).join('');
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
   };
+  // layerStart[l]: index in `outputs` of the first output of layer l (outputs are in layer order),
+  // so that the outputs of layers [a, b) are outputs.slice(layerStart[a], layerStart[b]).
+  const layerStart: number[] = [];
   for (let jj = 0; jj < opts.jobs; jj++) {
     const j = jj + (opts.nameOffset ?? 0);
     const layer = Math.floor(jj / perLayer);
+    if (layerStart[layer] === undefined) layerStart[layer] = outputs.length;
     const engine: Engine = layer === 0 ? 'kafka-connect' : pick(['flink', 'spark', 'spark', 'dbt'] as Engine[]);
     const fields = Array.from({ length: random() < 0.1 ? int(50, 200) : int(5, 20) }, (_, i) => `c${i}`);
     const out = outputName(engine, j);
     const inputs =
       layer === 0
         ? [{ namespace: 'postgres://db.prod:5432', name: `shop.public.t${j}`, fields: ['id', 'amount', 'status', 'ts', 'customer'] }]
-        : Array.from({ length: int(1, 3) }, () => pick(outputs.filter((o) => o.layer >= Math.max(0, layer - 3) && o.layer < layer)));
+        : Array.from({ length: int(1, 3) }, () => pick(outputs.slice(layerStart[Math.max(0, layer - 3)]!, layerStart[layer]!)));
     const withCll = random() < opts.columnLineageShare;
     const aggregate = random() < 0.15;
     const changesInput = random() < 0.2 && layer > 1;
@@ -70,7 +74,7 @@ export function generate(opts: GenOptions): Generated {
     for (let r = 0; r < opts.runsPerJob; r++) {
       const runId = uuid();
       const start = base + (r * opts.layers + layer) * 3_600_000 + (jj % perLayer) * 1000;
-      const runInputs = changesInput && r === opts.runsPerJob - 1 ? [pick(outputs.filter((o) => o.layer < layer))] : inputs;
+      const runInputs = changesInput && r === opts.runsPerJob - 1 ? [pick(outputs.slice(0, layerStart[layer]!))] : inputs;
       const unique = [...new Map(runInputs.map((i) => [`${i.namespace}|${i.name}`, i])).values()];
       const outputDs: Record<string, unknown> = {
         namespace: out.namespace,

@@ -40,7 +40,9 @@ async function main() {
   const log = createLogger('warn');
   const home = path.join(config.embedded.home, `bench-${size}`);
   fs.rmSync(home, { recursive: true, force: true });
-  const neo4j = config.neo4j ? null : await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '4g', pageCache: '4g' }, log);
+  // The page cache holds the whole store up to M; L's store (~20 GB) gets what the machine can spare.
+  const pageCache = size === 'L' ? '10g' : '4g';
+  const neo4j = config.neo4j ? null : await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '4g', pageCache }, log);
   if (neo4j) config = { ...config, neo4j: { uri: neo4j.uri, user: 'neo4j' } };
   const app = await createApp({ ...config, graphql: { maxDepth: 30, maxComplexity: 1_000_000 } }, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
@@ -53,12 +55,14 @@ async function main() {
   const driver = createDriver(config.neo4j!);
   const memory = new MemorySampler(driver);
   const t0 = Date.now();
-  const { events, outputs } = generate({ ...spec, seed: 42 });
-  const bytes = events.reduce((n, e) => n + JSON.stringify(e).length, 0);
+  const generated = generate({ ...spec, seed: 42 });
+  const { outputs } = generated;
+  const eventCount = generated.events.length;
+  const bytes = generated.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
   out(`# Tributary benchmark, size ${size}`);
   out();
-  out(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; Neo4j 5.26 (embedded, heap 4g, page cache 4g); ${new Date().toISOString()}`);
-  out(`Stream: ${spec.jobs} jobs, ${events.length} events, ${(bytes / 1e6).toFixed(1)} MB, generated in ${Date.now() - t0} ms (seed 42)`);
+  out(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; Neo4j 5.26 (embedded, heap 4g, page cache ${pageCache}); ${new Date().toISOString()}`);
+  out(`Stream: ${spec.jobs} jobs, ${eventCount} events, ${(bytes / 1e6).toFixed(1)} MB, generated in ${Date.now() - t0} ms (seed 42)`);
   out();
 
   // --- ingestion -----------------------------------------------------------------------------
@@ -115,9 +119,15 @@ async function main() {
   await viaHttp(warm)();
   await viaBare(warm)();
   memory.phase('ingest (Tributary)');
-  const ingestT = await timed(viaHttp(events));
+  const cpu0 = cpuSeconds(neo4j?.pid);
+  const ingestT = await timed(viaHttp(generated.events));
+  const cpu1 = cpuSeconds(neo4j?.pid);
   memory.phase('ingest (lower bound)');
-  const bareT = withLowerBound ? await timed(viaBare(events)) : NaN;
+  const bareT = withLowerBound ? await timed(viaBare(generated.events)) : NaN;
+  // The stream is no longer needed: let it go, so that the service (same process) does not pay
+  // for collecting hundreds of MB during the query phase.
+  generated.events = [];
+  const cpu2 = cpuSeconds(neo4j?.pid);
   memory.phase('queries');
   const graph = await graphSize(driver);
   // As an operator would after a bulk load: resample the indexes and drop plans made on the old
@@ -129,9 +139,19 @@ async function main() {
   out();
   out('| path | events | seconds | events/s | MB/s | ratio to lower bound |');
   out('|---|---|---|---|---|---|');
-  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients) | ${events.length} | ${s(ingestT)} | ${rate(events.length, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
-  if (withLowerBound) out(`| lower bound: bare UNWIND loader, same nodes, relationships, properties and raw events, same constraints (4 writers) | ${events.length} | ${s(bareT)} | ${rate(events.length, bareT)} | ${(bytes / 1e6 / bareT).toFixed(2)} | 1.00 |`);
+  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
+  if (withLowerBound) out(`| lower bound: bare UNWIND loader, same nodes, relationships, properties and raw events, same constraints (4 writers) | ${eventCount} | ${s(bareT)} | ${rate(eventCount, bareT)} | ${(bytes / 1e6 / bareT).toFixed(2)} | 1.00 |`);
   out();
+  const per1k = (secs: number) => ((secs / eventCount) * 1000).toFixed(2);
+  if (neo4j) {
+    out('CPU seconds per 1000 events (both processes share the 2 cores; the Node.js process also runs the bench client):');
+    out();
+    out('| path | Neo4j | Node.js (service + client) |');
+    out('|---|---|---|');
+    out(`| Tributary | ${per1k(cpu1.neo4j - cpu0.neo4j)} | ${per1k(cpu1.node - cpu0.node)} |`);
+    if (withLowerBound) out(`| lower bound | ${per1k(cpu2.neo4j - cpu1.neo4j)} | ${per1k(cpu2.node - cpu1.node)} |`);
+    out();
+  }
   out(`Graph after ingestion: ${graph.nodes.toLocaleString('en')} nodes (${graph.fields.toLocaleString('en')} fields), ${graph.relationships.toLocaleString('en')} relationships, without the lower bound's copy.`);
   out();
 
@@ -211,16 +231,16 @@ async function main() {
   out('|---|---|---|');
   for (const m of mem) out(`| ${m.phase} | ${m.rssMiB} | ${m.heapMiB} |`);
   out();
-  out(`Page cache: 4 GiB configured; store on disk${withLowerBound ? ' (with the lower bound\'s copy)' : ''}: ${store === null ? 'n/a (external server)' : `${(store / 2 ** 20).toFixed(0)} MiB`}.`);
+  out(`Page cache: ${pageCache} configured; store on disk${withLowerBound ? ' (with the lower bound\'s copy)' : ''}: ${store === null ? 'n/a (external server)' : `${(store / 2 ** 20).toFixed(0)} MiB`}.`);
   out();
   const d20 = results.find((r) => r.name === 'lineage DATASET upstream depth 20')!;
   const ratio = withLowerBound ? `${(bareT / ingestT).toFixed(2)}× the bare-UNWIND lower bound` : 'lower bound not measured';
-  out(`Summary: size ${size} (${graph.nodes.toLocaleString('en')} nodes), ${events.length} events ingested at ${rate(events.length, ingestT)} events/s (${ratio}); depth-20 dataset lineage p50 ${d20.p50.toFixed(0)} ms, p95 ${d20.p95.toFixed(0)} ms.`);
+  out(`Summary: size ${size} (${graph.nodes.toLocaleString('en')} nodes), ${eventCount} events ingested at ${rate(eventCount, ingestT)} events/s (${ratio}); depth-20 dataset lineage p50 ${d20.p50.toFixed(0)} ms, p95 ${d20.p95.toFixed(0)} ms.`);
   const benchDir = path.join(__dirname, '..', '..', 'bench');
   fs.writeFileSync(path.join(benchDir, `REPORT-${size}.md`), lines.join('\n') + '\n');
   const result = {
-    size, date: new Date().toISOString(), jobs: spec.jobs, events: events.length, bytes, graph,
-    ingest: { seconds: ingestT, eventsPerSecond: events.length / ingestT, lowerBoundSeconds: withLowerBound ? bareT : null },
+    size, date: new Date().toISOString(), jobs: spec.jobs, events: eventCount, bytes, graph,
+    ingest: { seconds: ingestT, eventsPerSecond: eventCount / ingestT, lowerBoundSeconds: withLowerBound ? bareT : null },
     queries: results, memory: mem, storeBytes: store,
   };
   fs.writeFileSync(path.join(benchDir, `results-${size}.json`), JSON.stringify(result, null, 2) + '\n');
@@ -309,6 +329,23 @@ async function graphSize(driver: Driver) {
   } finally {
     await s.close();
   }
+}
+
+/** CPU seconds (user + system) so far of this process and of the Neo4j process (Linux /proc). */
+function cpuSeconds(neo4jPid: number | undefined): { node: number; neo4j: number } {
+  const u = process.cpuUsage();
+  let neo4jSecs = 0;
+  if (neo4jPid) {
+    try {
+      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command): utime, stime in ticks.
+      const stat = fs.readFileSync(`/proc/${neo4jPid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      neo4jSecs = (Number(fields[11]) + Number(fields[12])) / 100;
+    } catch {
+      neo4jSecs = NaN;
+    }
+  }
+  return { node: (u.user + u.system) / 1e6, neo4j: neo4jSecs };
 }
 
 function dirBytes(dir: string): number {
