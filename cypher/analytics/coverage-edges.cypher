@@ -2,6 +2,7 @@
 //   lineage into that output (a DERIVES edge of the job into one of its fields), how many output
 //   fields there are and how many have at least one input field through the job, and the times the
 //   edge and its column lineage were seen (for trends). History edges (current = false) included.
+//   The per-edge figures are kept on PRODUCES by ingest/refresh-output-coverage.cypher.
 //   Scope: ALL (every job, through the namespace index), NAMESPACE, JOB (an id) or ENGINE.
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL),
 //   $limit: maximum edges
@@ -22,14 +23,9 @@ CALL () {
   MATCH (j:Job) WHERE j.engine = $value RETURN j
 }
 MATCH (j)-[p:PRODUCES]->(d:Dataset)
-CALL (j, d) {
-  OPTIONAL MATCH (d)-[:HAS_FIELD]->(f:Field)
-  OPTIONAL MATCH (:Field)-[c:DERIVES {jobId: j.id}]->(f)
-  RETURN count(DISTINCT f) AS outputFields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f END) AS fieldsWithInputs,
-         min(c.firstSeen) AS cllFirstSeen, max(c.lastSeen) AS cllLastSeen
-}
 RETURN j.id AS jobId, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, d.id AS datasetId,
        coalesce(p.current, true) AS current, p.firstSeen AS firstSeen, p.lastSeen AS lastSeen,
-       outputFields, fieldsWithInputs, cllFirstSeen, cllLastSeen
+       coalesce(p.outputFields, 0) AS outputFields, coalesce(p.fieldsWithInputs, 0) AS fieldsWithInputs,
+       p.cllFirstSeen AS cllFirstSeen, p.cllLastSeen AS cllLastSeen
 ORDER BY jobId, datasetId
 LIMIT toInteger($limit)

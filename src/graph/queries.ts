@@ -21,6 +21,7 @@ export enum Query {
   MergeSymlinks = 'ingest/merge-symlinks',
   MergeParents = 'ingest/merge-parents',
   RefreshCurrentIo = 'ingest/refresh-current-io',
+  RefreshOutputCoverage = 'ingest/refresh-output-coverage',
   RunIoForVersions = 'ingest/run-io-for-versions',
   MergeJobVersions = 'ingest/merge-job-versions',
   DatasetsById = 'nodes/datasets-by-id',

@@ -139,7 +139,8 @@ async function storeAndProject(tx: TxRunner, events: Accepted[]): Promise<Set<st
 }
 
 /**
- * Writes a compact plan: nodes before the edges that MATCH them, facets and current-IO flags last.
+ * Writes a compact plan: nodes before the edges that MATCH them; facets, current-IO flags and the
+ * coverage figures of output edges last.
  * The queries are issued without waiting for each other: the driver pipelines them over one
  * connection and the server runs them in order, so a plan costs one round trip, not twelve.
  */
@@ -171,6 +172,7 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   run(Query.MergeFacets, facets, Object.values(facets).some((l) => l.length > 0));
   const ioJobs = p.jobs.filter((j) => j.ioAt !== null).map((j) => j.id);
   run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
+  run(Query.RefreshOutputCoverage, { datasetIds: p.datasets.map((d) => d.id) }, p.datasets.length > 0);
   await Promise.all(pending);
   await refreshJobVersions(tx, p.runs.map((r) => r.id));
 }
