@@ -41,6 +41,7 @@ const envSchema = z.object({
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
+  TRIBUTARY_MAX_COVERAGE_EDGES: positiveInt.default(200_000),
   TRIBUTARY_PLAN_WARMUP: z.enum(['true', 'false']).default('true'),
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(20000),
@@ -80,7 +81,7 @@ export interface Config {
   neo4j?: Neo4jConnection;
   embedded: EmbeddedNeo4jSettings;
   ingest: { key?: string; maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
-  lineage: { maxDepth: number; defaultDepth: number; maxNodes: number };
+  lineage: { maxDepth: number; defaultDepth: number; maxNodes: number; maxCoverageEdges: number };
   /** GraphQL operations deeper or costlier than this are rejected before they run. */
   graphql: { maxDepth: number; maxComplexity: number };
   /** Absent when KAFKA_BROKERS is not set. */
@@ -138,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: e.TRIBUTARY_MAX_DEPTH,
       defaultDepth: e.TRIBUTARY_DEFAULT_DEPTH,
       maxNodes: e.TRIBUTARY_MAX_NODES,
+      maxCoverageEdges: e.TRIBUTARY_MAX_COVERAGE_EDGES,
     },
     graphql: { maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH, maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY },
     logLevel: e.TRIBUTARY_LOG_LEVEL,

@@ -54,7 +54,7 @@ export interface CoverageReport {
   byNamespace: CoverageFigures[];
   byJob: CoverageFigures[];
   trend: TrendBucket[];
-  /** True when the scope has more edges than TRIBUTARY_MAX_NODES × 10 and the figures are partial. */
+  /** True when the scope has more edges than TRIBUTARY_MAX_COVERAGE_EDGES and the figures are partial. */
   truncated: boolean;
 }
 
@@ -88,7 +88,7 @@ export class CoverageService {
   constructor(
     private readonly executor: Executor,
     private readonly lineage: LineageService,
-    private readonly limits: { maxNodes: number; maxDepth: number },
+    private readonly limits: { maxNodes: number; maxDepth: number; maxCoverageEdges: number },
   ) {}
 
   async coverage(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageReport> {
@@ -141,7 +141,7 @@ export class CoverageService {
 
   private async edges(scope: CoverageScope, value: string | null): Promise<{ rows: EdgeRow[]; truncated: boolean }> {
     if (scope !== CoverageScope.ALL && !value) throw badInput(`scope ${scope} needs a value`);
-    const limit = this.limits.maxNodes * 10;
+    const limit = this.limits.maxCoverageEdges;
     const rows = await this.executor.read<EdgeRow>(Query.CoverageEdges, {
       scope,
       value: scope === CoverageScope.ENGINE ? value!.toLowerCase() : value,

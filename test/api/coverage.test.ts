@@ -87,3 +87,33 @@ describe('coverageGaps', () => {
     });
   });
 });
+
+describe('coverage figures kept on the job → output edges', () => {
+  it('follow fields that a later event of another job adds to the output dataset', async () => {
+    const ns2 = uniquePrefix('coverage-late-field');
+    const fig = async () => {
+      const res = await svc.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { edges columnLevel outputFields fieldsWithInputs } } }`, { ns: ns2 });
+      assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+      return res.data.coverage.overall;
+    };
+    const writer = runEvent(ns2, { job: 'w', eventTime: '2024-02-01T10:00:00Z', inputs: ['src'], outputs: ['T'], datasetFacets: { T: schema('t1') }, columns: { T: { t1: ['src.x'] } } });
+    assert.equal((await svc.postEvent(writer)).status, 201);
+    assert.deepEqual(await fig(), { edges: 1, columnLevel: 1, outputFields: 1, fieldsWithInputs: 1 });
+    // A reader names T.t2 as a column-lineage input: T now has two fields, one with inputs via w.
+    const reader = runEvent(ns2, { job: 'r', eventTime: '2024-02-02T10:00:00Z', inputs: ['T'], outputs: ['U'], columns: { U: { u1: ['T.t2'] } } });
+    assert.equal((await svc.postEvent(reader)).status, 201);
+    assert.deepEqual(await fig(), { edges: 2, columnLevel: 2, outputFields: 3, fieldsWithInputs: 2 });
+  });
+
+  it('are partial, and say so, beyond TRIBUTARY_MAX_COVERAGE_EDGES', async () => {
+    const small = await startService({ TRIBUTARY_MAX_COVERAGE_EDGES: '3' });
+    try {
+      const res = await small.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { truncated overall { edges } } }`, { ns });
+      assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+      assert.equal(res.data.coverage.truncated, true);
+      assert.ok(res.data.coverage.overall.edges <= 3);
+    } finally {
+      await small.close();
+    }
+  });
+});
