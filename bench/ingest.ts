@@ -1,4 +1,6 @@
+import http from 'node:http';
 import { loadConfig } from '../src/config';
+import { postJson } from './http-client';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../src/graph/embedded/neo4j';
 import { createLogger } from '../src/log';
 import { createApp } from '../src/app';
@@ -7,12 +9,14 @@ import { uniquePrefix } from '../test/support/isolate';
 import type { AddressInfo } from 'node:net';
 import { KafkaWorker } from '../src/ingest/kafka-worker';
 import { committed, createTopic, kafkaClient, kafkaSettings, produce, waitFor } from '../test/support/kafka';
+import { startKafka, type KafkaBroker } from '../test/support/kafka-broker';
 
 /**
  * Ingest throughput through the HTTP transport: the same kind of generated events (START, RUNNING,
  * COMPLETE with schema and column lineage), sent one request at a time, then by concurrent clients
- * (group commit), then through the batch endpoint, then (with KAFKA_BROKERS) through the Kafka
- * worker. Against NEO4J_URI, or a throwaway embedded Neo4j.
+ * (group commit), then through the batch endpoint, then through the Kafka worker (KAFKA_BROKERS, or
+ * a throwaway single-node broker from tools/kafka; BENCH_KAFKA=false skips it). Against NEO4J_URI,
+ * or a throwaway embedded Neo4j.
  * Usage: node dist/bench/ingest.js [events=1200] [clients=16]
  */
 async function main() {
@@ -27,11 +31,12 @@ async function main() {
   }
   const app = await createApp(config, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
-  const url = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
-  const post = (path: string, body: unknown) =>
-    fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(async (r) => {
-      if (r.status >= 300) throw new Error(`${r.status} ${await r.text()}`);
-    });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  const port = (app.server.server.address() as AddressInfo).port;
+  const post = async (path: string, body: unknown) => {
+    const r = await postJson(agent, port, path, body);
+    if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
+  };
   const events = (label: string) => {
     const out: Record<string, unknown>[] = [];
     for (let seed = 1; out.length < total; seed++) out.push(...generateEvents(uniquePrefix(`${label}${seed}`), seed, 10, 4));
@@ -59,7 +64,12 @@ async function main() {
   await measure('HTTP batch endpoint, 200 events per request', async () => {
     for (let i = 0; i < batch.length; i += 200) await post('/api/v1/lineage/batch', batch.slice(i, i + 200));
   }, JSON.stringify(batch).length);
-  const brokers = process.env.KAFKA_BROKERS ?? process.env.TEST_KAFKA_BROKERS;
+  let broker: KafkaBroker | null = null;
+  let brokers = process.env.KAFKA_BROKERS ?? process.env.TEST_KAFKA_BROKERS;
+  if (!brokers && process.env.BENCH_KAFKA !== 'false') {
+    broker = await startKafka(`${config.embedded.home}/bench-kafka`, config.embedded.searchPath, config.embedded.javaHome);
+    brokers = broker.bootstrap;
+  }
   if (brokers) {
     const settings = { ...kafkaSettings('bench'), brokers: brokers.split(','), maxBatch: 500 };
     await createTopic(settings, 4);
@@ -81,6 +91,7 @@ async function main() {
       `\n\ngroup commit: ${c.events} events in ${c.batches} transactions (largest ${c.largestBatch})\n`,
   );
   await app.close();
+  await broker?.stop();
   await neo4j?.stop();
 }
 

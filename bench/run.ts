@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import { postJson } from './http-client';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -247,27 +248,6 @@ async function main() {
   await driver.close();
   await app.close();
   await neo4j?.stop();
-}
-
-/**
- * POSTs JSON over a keep-alive connection with node:http (the client a catalog or BI tool would
- * use; Node's fetch adds about a millisecond per request in this process, which is not the API's).
- */
-function postJson(agent: http.Agent, port: number, urlPath: string, body: unknown): Promise<{ status: number; text: string }> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: '127.0.0.1', port, path: urlPath, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
 }
 
 function batchesOf<T>(xs: T[], n: number): T[][] {
