@@ -4,9 +4,10 @@
 //   cllFirstSeen / cllLastSeen (min / max over those DERIVES edges; null without column lineage).
 //   Recomputed from the graph for every PRODUCES edge into the given datasets, after the batch's
 //   fields, outputs and column lineage are written, so the figures depend only on the graph (not
-//   on batch order). A batch passes every dataset it touched: a field added to a dataset by another
-//   job's event (as a column-lineage input) changes the figures of that dataset's producers too.
-// Parameters: $datasetIds: ids of the datasets the batch touched
+//   on batch order). A batch passes every dataset it wrote an output edge or a field of: a field
+//   added to a dataset by another job's event (as a column-lineage input) changes the figures of
+//   that dataset's producers too.
+// Parameters: $datasetIds: ids of the datasets with an output edge or a field in the batch
 // Columns: none
 // Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 UNWIND $datasetIds AS id
