@@ -14,7 +14,11 @@ import { compactPlan } from '../src/ingest/compact';
 import { emptyPlan, planEvent } from '../src/ingest/plan';
 import { storedEventRow } from '../src/ingest/stored-event';
 import { validateEvent } from '../src/ingest/validate';
+import { CatalogService } from '../src/lineage/catalog-service';
+import { Bucket, CoverageScope, CoverageService } from '../src/lineage/coverage-service';
+import { ImpactService } from '../src/lineage/impact-service';
 import { LineageService } from '../src/lineage/lineage-service';
+import { TraceService } from '../src/lineage/trace-service';
 import { Direction, Granularity } from '../src/lineage/types';
 import { createLogger } from '../src/log';
 import { bareSchema, bareWrite } from './bare-loader';
@@ -169,6 +173,11 @@ async function main() {
   };
   const LINEAGE = `query($id: ID!, $depth: Int, $g: Granularity) { lineage(nodeId: $id, direction: UPSTREAM, depth: $depth, granularity: $g) { truncated nodes { id distance } edges { fromId toId type } } }`;
   const bare = new LineageService(app.executor, config.lineage);
+  const traces = new TraceService(app.executor, config.lineage);
+  const impact = new ImpactService(bare, traces, new CatalogService(app.executor));
+  const coverage = new CoverageService(app.executor, bare, config.lineage);
+  const traceId = (i: number) => fieldId(deepCll[i % deepCll.length]!.namespace, deepCll[i % deepCll.length]!.name, deepCll[i % deepCll.length]!.fields[0]!);
+  const sourceId = (i: number) => datasetId(shallow[i % shallow.length]!.namespace, shallow[i % shallow.length]!.name);
   const cases: { name: string; run: (i: number) => Promise<number>; bare?: (i: number) => Promise<number> }[] = [];
   for (const depth of [1, 5, 20]) {
     const id = (i: number) => datasetId(deep[i % deep.length]!.namespace, deep[i % deep.length]!.name);
@@ -189,18 +198,20 @@ async function main() {
   }
   cases.push({
     name: 'trace upstream (field, depth 20)',
-    run: (i) => gql(`query($id: ID!) { trace(nodeId: $id, depth: 20) { hops { fromId } firstPrecisionLoss { distance } } }`, {
-      id: fieldId(deepCll[i % deepCll.length]!.namespace, deepCll[i % deepCll.length]!.name, deepCll[i % deepCll.length]!.fields[0]!),
-    }),
+    run: (i) => gql(`query($id: ID!) { trace(nodeId: $id, depth: 20) { hops { fromId } firstPrecisionLoss { distance } } }`, { id: traceId(i) }),
+    bare: async (i) => (await traces.trace(traceId(i), Direction.UPSTREAM, 20, null)).hops.length,
   });
   cases.push({
     name: 'blastRadius (source topic, depth 20, first 100)',
-    run: (i) => gql(`query($id: ID!) { blastRadius(nodeId: $id, depth: 20, first: 100) { totals { items } items { id } } }`, {
-      id: datasetId(shallow[i % shallow.length]!.namespace, shallow[i % shallow.length]!.name),
-    }),
+    run: (i) => gql(`query($id: ID!) { blastRadius(nodeId: $id, depth: 20, first: 100) { totals { items } items { id } } }`, { id: sourceId(i) }),
+    bare: async (i) => (await impact.blastRadius({ nodeId: sourceId(i), depth: 20, first: 100 })).items.length,
   });
-  cases.push({ name: 'coverage ALL', run: () => gql(`{ coverage { overall { edges columnLevel } byEngine { key edges } } }`, {}) });
-  out('## Queries (GraphQL over HTTP; bare = the same traversal on the driver, no HTTP/GraphQL)');
+  cases.push({
+    name: 'coverage ALL',
+    run: () => gql(`{ coverage { overall { edges columnLevel } byEngine { key edges } } }`, {}),
+    bare: async () => (await coverage.coverage(CoverageScope.ALL, null, Bucket.WEEK)).byEngine.length,
+  });
+  out('## Queries (GraphQL over HTTP; bare = the same service call on the driver, no HTTP/GraphQL)');
   out();
   out(`After ingestion: db.prepareForReplanning(), then the service's plan warm-up (${warmed.plans} plans in ${(warmed.ms / 1000).toFixed(0)} s). Each case's first call is not measured.`);
   out();
