@@ -64,7 +64,10 @@ function matches(sinks: BreakDataset[], sources: BreakDataset[]): ProbableMatch[
   const byLast = new Map<string, BreakDataset[]>();
   for (const src of sources) {
     const last = segments(src.name).at(-1);
-    if (last) byLast.set(last, [...(byLast.get(last) ?? []), src]);
+    if (!last) continue;
+    const group = byLast.get(last);
+    if (group) group.push(src);
+    else byLast.set(last, [src]);
   }
   const out: ProbableMatch[] = [];
   for (const sink of sinks) {

@@ -169,7 +169,12 @@ function figures(key: string, rows: EdgeRow[]): CoverageFigures {
 
 function breakdown(rows: EdgeRow[], key: (r: EdgeRow) => string): CoverageFigures[] {
   const groups = new Map<string, EdgeRow[]>();
-  for (const r of rows) groups.set(key(r), [...(groups.get(key(r)) ?? []), r]);
+  for (const r of rows) {
+    const k = key(r);
+    const group = groups.get(k);
+    if (group) group.push(r);
+    else groups.set(k, [r]);
+  }
   return [...groups].map(([k, rs]) => figures(k, rs)).sort((a, b) => b.edges - a.edges || cmp(a.key, b.key));
 }
 
