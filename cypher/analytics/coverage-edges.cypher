@@ -2,7 +2,8 @@
 //   lineage into that output (a DERIVES edge of the job into one of its fields), how many output
 //   fields there are and how many have at least one input field through the job, and the times the
 //   edge and its column lineage were seen (for trends). History edges (current = false) included.
-//   The per-edge figures are kept on PRODUCES by ingest/refresh-output-coverage.cypher.
+//   The per-edge figures are kept on PRODUCES by ingest/refresh-output-coverage.cypher; an edge
+//   written before that existed (no outputFields yet) gets them computed here, the same way.
 //   Scope: ALL (every job, through the namespace index), NAMESPACE, JOB (an id) or ENGINE.
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL),
 //   $limit: maximum edges
@@ -23,9 +24,20 @@ CALL () {
   MATCH (j:Job) WHERE j.engine = $value RETURN j
 }
 MATCH (j)-[p:PRODUCES]->(d:Dataset)
+CALL (j, p, d) {
+  // Only for an edge without kept figures (otherwise no rows reach the aggregation: 0 and nulls).
+  WITH j, p, d WHERE p.outputFields IS NULL
+  OPTIONAL MATCH (d)-[:HAS_FIELD]->(f:Field)
+  OPTIONAL MATCH (:Field)-[c:DERIVES {jobId: j.id}]->(f)
+  RETURN count(DISTINCT f) AS legacyFields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f END) AS legacyWithInputs,
+         min(c.firstSeen) AS legacyFirst, max(c.lastSeen) AS legacyLast
+}
+WITH j, p, d, p.outputFields IS NULL AS legacy, legacyFields, legacyWithInputs, legacyFirst, legacyLast
 RETURN j.id AS jobId, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, d.id AS datasetId,
        coalesce(p.current, true) AS current, p.firstSeen AS firstSeen, p.lastSeen AS lastSeen,
-       coalesce(p.outputFields, 0) AS outputFields, coalesce(p.fieldsWithInputs, 0) AS fieldsWithInputs,
-       p.cllFirstSeen AS cllFirstSeen, p.cllLastSeen AS cllLastSeen
+       CASE WHEN legacy THEN legacyFields ELSE p.outputFields END AS outputFields,
+       CASE WHEN legacy THEN legacyWithInputs ELSE p.fieldsWithInputs END AS fieldsWithInputs,
+       CASE WHEN legacy THEN legacyFirst ELSE p.cllFirstSeen END AS cllFirstSeen,
+       CASE WHEN legacy THEN legacyLast ELSE p.cllLastSeen END AS cllLastSeen
 ORDER BY jobId, datasetId
 LIMIT toInteger($limit)

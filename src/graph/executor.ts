@@ -110,7 +110,7 @@ export function translateDriverError(err: unknown): unknown {
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code ?? '';
   if (
-    neo4j.isRetriableError(err) ||
+    neo4j.isRetryableError(err) ||
     code === 'ServiceUnavailable' ||
     code === 'SessionExpired' ||
     code.startsWith('Neo.TransientError') ||

@@ -117,3 +117,19 @@ describe('coverage figures kept on the job → output edges', () => {
     }
   });
 });
+
+describe('coverage of edges written before the figures were kept', () => {
+  it('computes the figures at read time when PRODUCES lacks them', async () => {
+    const query = `query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { edges columnLevel outputFields fieldsWithInputs } trend { columnLevel } } }`;
+    const before = await svc.graphql(query, { ns });
+    assert.equal(before.errors, undefined, JSON.stringify(before.errors));
+    // As a store projected by an older version would be: no figures on this namespace's edges.
+    await svc.app.driver.executeQuery(
+      'MATCH (j:Job)-[p:PRODUCES]->() WHERE j.namespace = $ns REMOVE p.outputFields, p.fieldsWithInputs, p.cllFirstSeen, p.cllLastSeen',
+      { ns },
+    );
+    const after = await svc.graphql(query, { ns });
+    assert.deepEqual(after.data, before.data);
+    assert.equal(after.data.coverage.overall.fieldsWithInputs, 3);
+  });
+});
