@@ -1,5 +1,6 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { groupBy } from './group';
 
 /**
  * Where lineage breaks at engine boundaries: datasets read but never written by a known job
@@ -61,14 +62,7 @@ function segments(name: string): string[] {
 }
 
 function matches(sinks: BreakDataset[], sources: BreakDataset[]): ProbableMatch[] {
-  const byLast = new Map<string, BreakDataset[]>();
-  for (const src of sources) {
-    const last = segments(src.name).at(-1);
-    if (!last) continue;
-    const group = byLast.get(last);
-    if (group) group.push(src);
-    else byLast.set(last, [src]);
-  }
+  const byLast = groupBy(sources, (src) => segments(src.name).at(-1) || undefined);
   const out: ProbableMatch[] = [];
   for (const sink of sinks) {
     const s = segments(sink.name);

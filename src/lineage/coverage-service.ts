@@ -1,6 +1,7 @@
 import { badInput, limitExceeded } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { groupBy } from './group';
 import type { LineageService } from './lineage-service';
 import { Direction, EntityKind, Granularity } from './types';
 
@@ -168,13 +169,7 @@ function figures(key: string, rows: EdgeRow[]): CoverageFigures {
 }
 
 function breakdown(rows: EdgeRow[], key: (r: EdgeRow) => string): CoverageFigures[] {
-  const groups = new Map<string, EdgeRow[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const group = groups.get(k);
-    if (group) group.push(r);
-    else groups.set(k, [r]);
-  }
+  const groups = groupBy(rows, key);
   return [...groups].map(([k, rs]) => figures(k, rs)).sort((a, b) => b.edges - a.edges || cmp(a.key, b.key));
 }
 
