@@ -174,8 +174,8 @@ async function main() {
   const LINEAGE = `query($id: ID!, $depth: Int, $g: Granularity) { lineage(nodeId: $id, direction: UPSTREAM, depth: $depth, granularity: $g) { truncated nodes { id distance } edges { fromId toId type } } }`;
   const bare = new LineageService(app.executor, config.lineage);
   const traces = new TraceService(app.executor, config.lineage);
-  const impact = new ImpactService(bare, traces, new CatalogService(app.executor));
-  const coverage = new CoverageService(app.executor, bare, config.lineage);
+  const impact = new ImpactService(app.executor, traces, new CatalogService(app.executor), { ...config.lineage, maxPage: 500 });
+  const coverage = new CoverageService(app.executor, config.lineage);
   const traceId = (i: number) => fieldId(deepCll[i % deepCll.length]!.namespace, deepCll[i % deepCll.length]!.name, deepCll[i % deepCll.length]!.fields[0]!);
   const sourceId = (i: number) => datasetId(shallow[i % shallow.length]!.namespace, shallow[i % shallow.length]!.name);
   const cases: { name: string; run: (i: number) => Promise<number>; bare?: (i: number) => Promise<number> }[] = [];
@@ -208,12 +208,17 @@ async function main() {
       gql(`query($id: ID!) { blastRadius(nodeId: $id, depth: 20, first: 100) { totals { items } items { id } } }`, { id: sourceId(i) }, (d) =>
         Number((d.blastRadius as { totals: { items: number } }).totals.items),
       ),
-    bare: async (i) => (await impact.blastRadius({ nodeId: sourceId(i), depth: 20, first: 100 })).items.length,
+    bare: async (i) => (await impact.blastRadius({ nodeId: sourceId(i), depth: 20, first: 100, offset: 0 })).total,
   });
   cases.push({
     name: 'coverage ALL',
     run: () => gql(`{ coverage { overall { edges columnLevel } byEngine { key edges } } }`, {}),
     bare: async () => (await coverage.coverage(CoverageScope.ALL, null, Bucket.WEEK)).byEngine.length,
+  });
+  cases.push({
+    name: 'coverageGaps ALL (first 20)',
+    run: () => gql(`{ coverageGaps(first: 20) { totalGaps gaps { jobId downstreamDatasets } } }`, {}, (d) => Number((d.coverageGaps as { totalGaps: number }).totalGaps)),
+    bare: async () => (await coverage.gaps(CoverageScope.ALL, null, 20)).totalGaps,
   });
   out('## Queries (GraphQL over HTTP; bare = the same service call on the driver, no HTTP/GraphQL)');
   out();
@@ -223,7 +228,7 @@ async function main() {
   out('|---|---|---|---|---|---|---|---|');
   const results: QueryResult[] = [];
   for (const c of cases) {
-    const n = c.name.startsWith('coverage') ? 10 : 40;
+    const n = c.name.startsWith('coverageGaps') ? 3 : c.name.startsWith('coverage') ? 10 : 40;
     await c.run(0); // first call: plan and JIT warm-up, not measured
     const t = await samples(n, c.run);
     let bareCol = '| – | –';

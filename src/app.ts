@@ -79,12 +79,11 @@ export async function createApp(config: Config, log: Logger, metrics: Metrics = 
       catalog,
       lineage,
       trace,
-      impact: new ImpactService(lineage, trace, catalog),
-      coverage: new CoverageService(executor, lineage, config.lineage),
+      impact: new ImpactService(executor, trace, catalog, { ...config.lineage, maxPage: 500 }),
+      coverage: new CoverageService(executor, config.lineage),
       breaks: new BreaksService(executor, config.lineage.maxNodes * 10),
-      paths: new PathService(executor),
-      defaultDepth: config.lineage.defaultDepth,
-      maxDepth: config.lineage.maxDepth,
+      paths: new PathService(executor, config.lineage),
+      limits: { defaultDepth: config.lineage.defaultDepth, maxDepth: config.lineage.maxDepth },
     };
     const server = await buildServer({
       schema: buildGraphqlSchema(),

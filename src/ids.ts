@@ -1,4 +1,5 @@
 import { badInput } from './errors';
+import { EntityKind } from './lineage/types';
 
 /**
  * The identity module. One string id per node serves as GraphQL ID, DataLoader key and the key
@@ -16,27 +17,30 @@ import { badInput } from './errors';
  * `dataset:kafka%3A//b%3A9092:orders`.
  */
 
-export enum NodeKind {
-  Dataset = 'dataset',
-  Job = 'job',
-  Field = 'datasetField',
-  Run = 'run',
-}
+/** The id prefix of each kind: the first component of its ids. */
+const PREFIX: Record<EntityKind, string> = {
+  [EntityKind.DATASET]: 'dataset',
+  [EntityKind.JOB]: 'job',
+  [EntityKind.FIELD]: 'datasetField',
+  [EntityKind.RUN]: 'run',
+};
+const KIND_OF_PREFIX = new Map(Object.entries(PREFIX).map(([kind, prefix]) => [prefix, kind as EntityKind]));
 
 export type NodeRef =
-  | { kind: NodeKind.Dataset; namespace: string; name: string }
-  | { kind: NodeKind.Job; namespace: string; name: string }
-  | { kind: NodeKind.Field; namespace: string; name: string; field: string }
-  | { kind: NodeKind.Run; runId: string };
+  | { kind: EntityKind.DATASET; namespace: string; name: string }
+  | { kind: EntityKind.JOB; namespace: string; name: string }
+  | { kind: EntityKind.FIELD; namespace: string; name: string; field: string }
+  | { kind: EntityKind.RUN; runId: string };
 
-const componentCount: Record<NodeKind, number> = {
-  [NodeKind.Dataset]: 2,
-  [NodeKind.Job]: 2,
-  [NodeKind.Field]: 3,
-  [NodeKind.Run]: 1,
+const componentCount: Record<EntityKind, number> = {
+  [EntityKind.DATASET]: 2,
+  [EntityKind.JOB]: 2,
+  [EntityKind.FIELD]: 3,
+  [EntityKind.RUN]: 1,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The one UUID pattern (OpenLineage run ids, parent run facets, run node ids). */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const escapeComponent = (s: string): string => s.replace(/%/g, '%25').replace(/:/g, '%3A');
 
@@ -48,76 +52,86 @@ function unescapeComponent(s: string, id: string): string {
 }
 
 export const datasetId = (namespace: string, name: string): string =>
-  `${NodeKind.Dataset}:${escapeComponent(namespace)}:${escapeComponent(name)}`;
+  `${PREFIX.DATASET}:${escapeComponent(namespace)}:${escapeComponent(name)}`;
 
 export const jobId = (namespace: string, name: string): string =>
-  `${NodeKind.Job}:${escapeComponent(namespace)}:${escapeComponent(name)}`;
+  `${PREFIX.JOB}:${escapeComponent(namespace)}:${escapeComponent(name)}`;
 
 export const fieldId = (namespace: string, name: string, field: string): string =>
-  `${NodeKind.Field}:${escapeComponent(namespace)}:${escapeComponent(name)}:${escapeComponent(field)}`;
+  `${PREFIX.FIELD}:${escapeComponent(namespace)}:${escapeComponent(name)}:${escapeComponent(field)}`;
 
 /** The id of a field of the dataset with id `dsId` (a dataset id as made by datasetId). */
 export const fieldOfDataset = (dsId: string, field: string): string =>
-  `${NodeKind.Field}:${dsId.slice(NodeKind.Dataset.length + 1)}:${escapeComponent(field)}`;
+  `${PREFIX.FIELD}:${dsId.slice(PREFIX.DATASET.length + 1)}:${escapeComponent(field)}`;
 
 /** Internal id of a job version (not a GraphQL lookup key): job id + '#' + hash of IO and code. */
 export const jobVersionId = (jid: string, hash: string): string => `${jid}#${hash}`;
 
-export const runId = (uuid: string): string => `${NodeKind.Run}:${uuid.toLowerCase()}`;
+export const runId = (uuid: string): string => `${PREFIX.RUN}:${uuid.toLowerCase()}`;
+
+/**
+ * The common start of every id of `kind` whose namespace starts with `namespacePrefix` (escaped
+ * like the ids, so a string prefix match on ids selects exactly those namespaces). Not for RUN.
+ */
+export function idPrefix(kind: Exclude<EntityKind, EntityKind.RUN>, namespacePrefix: string): string {
+  return `${PREFIX[kind]}:${escapeComponent(namespacePrefix)}`;
+}
+
+/** The kind an id names by its prefix, without checking the rest; null when no kind has that prefix. */
+export function kindOf(id: string): EntityKind | null {
+  const sep = id.indexOf(':');
+  return (sep < 0 ? null : KIND_OF_PREFIX.get(id.slice(0, sep))) ?? null;
+}
 
 export function formatId(ref: NodeRef): string {
   switch (ref.kind) {
-    case NodeKind.Dataset:
+    case EntityKind.DATASET:
       return datasetId(ref.namespace, ref.name);
-    case NodeKind.Job:
+    case EntityKind.JOB:
       return jobId(ref.namespace, ref.name);
-    case NodeKind.Field:
+    case EntityKind.FIELD:
       return fieldId(ref.namespace, ref.name, ref.field);
-    case NodeKind.Run:
+    case EntityKind.RUN:
       return runId(ref.runId);
   }
 }
 
 /** Parses an id; throws BAD_INPUT with an explanation when it is not one of the four forms. */
 export function parseId(id: string): NodeRef {
-  const sep = id.indexOf(':');
-  const kind = sep < 0 ? '' : id.slice(0, sep);
-  if (!isNodeKind(kind)) {
+  const kind = kindOf(id);
+  if (kind === null) {
     throw badInput(
       `malformed node id "${id}": expected dataset:<ns>:<name>, job:<ns>:<name>, ` +
         `datasetField:<ns>:<name>:<field> or run:<uuid>, with ':' inside a component written %3A`,
     );
   }
-  const parts = id.slice(sep + 1).split(':');
+  const prefix = PREFIX[kind];
+  const parts = id.slice(prefix.length + 1).split(':');
   if (parts.length !== componentCount[kind] || parts.some((p) => p.length === 0)) {
     throw badInput(
-      `malformed node id "${id}": a ${kind} id has ${componentCount[kind]} non-empty component(s) after ` +
-        `"${kind}:"; write ':' inside a namespace or name as %3A (e.g. kafka%3A//host%3A9092)`,
+      `malformed node id "${id}": a ${prefix} id has ${componentCount[kind]} non-empty component(s) after ` +
+        `"${prefix}:"; write ':' inside a namespace or name as %3A (e.g. kafka%3A//host%3A9092)`,
     );
   }
   const c = parts.map((p) => unescapeComponent(p, id));
   switch (kind) {
-    case NodeKind.Dataset:
+    case EntityKind.DATASET:
       return { kind, namespace: c[0]!, name: c[1]! };
-    case NodeKind.Job:
+    case EntityKind.JOB:
       return { kind, namespace: c[0]!, name: c[1]! };
-    case NodeKind.Field:
+    case EntityKind.FIELD:
       return { kind, namespace: c[0]!, name: c[1]!, field: c[2]! };
-    case NodeKind.Run:
-      if (!UUID.test(c[0]!)) throw badInput(`malformed node id "${id}": a run id is run:<uuid>`);
+    case EntityKind.RUN:
+      if (!UUID_PATTERN.test(c[0]!)) throw badInput(`malformed node id "${id}": a run id is run:<uuid>`);
       return { kind, runId: c[0]!.toLowerCase() };
   }
 }
 
 /** Parses and checks the kind; throws BAD_INPUT naming the expected kinds otherwise. */
-export function parseIdOfKind<K extends NodeKind>(id: string, ...kinds: K[]): Extract<NodeRef, { kind: K }> {
+export function parseIdOfKind<K extends EntityKind>(id: string, ...kinds: K[]): Extract<NodeRef, { kind: K }> {
   const ref = parseId(id);
-  if (!(kinds as NodeKind[]).includes(ref.kind)) {
-    throw badInput(`node id "${id}" is a ${ref.kind} id; expected ${kinds.join(' or ')}`);
+  if (!(kinds as EntityKind[]).includes(ref.kind)) {
+    throw badInput(`node id "${id}" is a ${PREFIX[ref.kind]} id; expected ${kinds.map((k) => PREFIX[k]).join(' or ')}`);
   }
   return ref as Extract<NodeRef, { kind: K }>;
-}
-
-function isNodeKind(s: string): s is NodeKind {
-  return (Object.values(NodeKind) as string[]).includes(s);
 }

@@ -3,14 +3,16 @@
 //   datasets SYMLINKed to it (either direction) are one logical dataset: their aliases come back as
 //   ALIAS rows (same distance) and the writers of every alias are expanded in this same step.
 //   Which edges count: as in expand-downstream.cypher (current, or as of $asOf).
-// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $asOf: ISO time or null; $limit: maximum rows
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $asOf: ISO time or null; $limit: maximum rows;
+//   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'ALIAS' (without ALIAS, symlinked names are not joined)
 // Columns: fromId, toId (edge in data-flow direction, so toId is the frontier side; for ALIAS:
 //   frontier dataset → alias), type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared,
 //   current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first
-// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)
+  WHERE 'ALIAS' IN $follow
   RETURN 0 AS ord, id AS fromId, n.id AS toId, 'ALIAS' AS type, e, n, 'DATASET' AS kind
   UNION ALL
   UNWIND $datasetIds AS id
@@ -18,23 +20,23 @@ CALL () {
   CALL (d) {
     RETURN d AS m
     UNION
-    MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m
+    MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m
   }
   MATCH (n:Job)-[e:PRODUCES]->(m)
-  WHERE ($asOf IS NULL AND e.current)
+  WHERE type(e) IN $follow AND (($asOf IS NULL AND e.current)
      OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
           MATCH (r:Run)-[:OUTPUT_TO]->(m)
           WHERE r.id = COLLECT { MATCH (n)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
-                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] }))
+                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] })))
   RETURN 1 AS ord, n.id AS fromId, m.id AS toId, 'PRODUCES' AS type, e, n, 'JOB' AS kind
   UNION ALL
   UNWIND $jobIds AS id
   MATCH (n:Dataset)-[e:FEEDS]->(j:Job {id: id})
-  WHERE ($asOf IS NULL AND e.current)
+  WHERE type(e) IN $follow AND (($asOf IS NULL AND e.current)
      OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
           MATCH (n)-[:INPUT_TO]->(r:Run)
           WHERE r.id = COLLECT { MATCH (j)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
-                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] }))
+                                 RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] })))
   RETURN 1 AS ord, n.id AS fromId, id AS toId, 'FEEDS' AS type, e, n, 'DATASET' AS kind
 }
 WITH ord, fromId, toId, type, e, n, kind ORDER BY ord

@@ -4,27 +4,28 @@
 //   field precision lost there). From a dataset item: the output datasets of the jobs that read it.
 //   Readers of SYMLINKed names count as readers. Edges: current ones, or as of $asOf.
 // Parameters: $fields: list of {fieldId, datasetId}; $datasets: list of dataset ids; $asOf: ISO time or null;
-//   $limit: maximum rows
+//   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES' (without it every hop is dataset level),
+//   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed
 // Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output), jobId, granularity,
 //   types, subtypes, transformations (JSON or null), node: the output {id, kind, namespace, name, datasetId}
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES"]]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES"]]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
-  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (m)-[r:FEEDS]->(j:Job)
   WHERE ($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf)
   WITH DISTINCT item, j
   CALL (item, j) {
     MATCH (:Field {id: item.fieldId})-[e:DERIVES {jobId: j.id}]->(dst:Field)
-    WHERE $asOf IS NULL OR e.firstSeen <= $asOf
+    WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf)
     MATCH (dd:Dataset {id: dst.datasetId})
     RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations,
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
     UNION ALL
     WITH item, j
-    WHERE NOT EXISTS { MATCH (:Field {id: item.fieldId})-[e:DERIVES {jobId: j.id}]->(:Field) WHERE $asOf IS NULL OR e.firstSeen <= $asOf }
+    WHERE NOT EXISTS { MATCH (:Field {id: item.fieldId})-[e:DERIVES {jobId: j.id}]->(:Field) WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) }
     MATCH (j)-[p:PRODUCES]->(dst:Dataset)
     WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
     RETURN dst.id AS toId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
@@ -34,7 +35,7 @@ CALL () {
   UNION ALL
   UNWIND $datasets AS id
   MATCH (d:Dataset {id: id})
-  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (m)-[r:FEEDS]->(j:Job)
   WHERE ($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf)
   WITH DISTINCT id, j

@@ -4,27 +4,28 @@
 //   dataset item: the input datasets of the jobs that write it (DATASET hops). Writers of SYMLINKed
 //   names of the dataset count as writers. Edges: current ones, or as of $asOf (first seen by then).
 // Parameters: $fields: list of {fieldId, datasetId}; $datasets: list of dataset ids; $asOf: ISO time or null;
-//   $limit: maximum rows
+//   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES' (without it every hop is dataset level),
+//   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed
 // Columns: toId (the item), toKind ('FIELD' | 'DATASET'), fromId (the input), jobId, granularity ('FIELD' |
 //   'DATASET'), types, subtypes, transformations (JSON or null), node: the input {id, kind, namespace, name, datasetId}
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES"]]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES"]]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
-  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (j:Job)-[p:PRODUCES]->(m)
   WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
   WITH DISTINCT item, j
   CALL (item, j) {
     MATCH (src:Field)-[e:DERIVES {jobId: j.id}]->(:Field {id: item.fieldId})
-    WHERE $asOf IS NULL OR e.firstSeen <= $asOf
+    WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf)
     MATCH (sd:Dataset {id: src.datasetId})
     RETURN src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations,
            {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
     UNION ALL
     WITH item, j
-    WHERE NOT EXISTS { MATCH (:Field)-[e:DERIVES {jobId: j.id}]->(:Field {id: item.fieldId}) WHERE $asOf IS NULL OR e.firstSeen <= $asOf }
+    WHERE NOT EXISTS { MATCH (:Field)-[e:DERIVES {jobId: j.id}]->(:Field {id: item.fieldId}) WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) }
     MATCH (src:Dataset)-[f:FEEDS]->(j)
     WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
     RETURN src.id AS fromId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
@@ -34,7 +35,7 @@ CALL () {
   UNION ALL
   UNWIND $datasets AS id
   MATCH (d:Dataset {id: id})
-  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) RETURN m }
+  CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (j:Job)-[p:PRODUCES]->(m)
   WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
   WITH DISTINCT id, j

@@ -47,8 +47,6 @@ export enum Query {
   SchemaApplied = 'admin/schema-applied',
   CoverageEdges = 'analytics/coverage-edges',
   LineageBreaks = 'analytics/lineage-breaks',
-  ShortestPaths = 'lineage/shortest-paths',
-  ShortestFieldPaths = 'lineage/shortest-field-paths',
   Search = 'nodes/search',
   RunsOfJob = 'nodes/runs-of-job',
   RunLineage = 'lineage/run-lineage',

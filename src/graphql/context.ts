@@ -17,8 +17,8 @@ export interface Services {
   coverage: CoverageService;
   breaks: BreaksService;
   paths: PathService;
-  defaultDepth: number;
-  maxDepth: number;
+  /** Defaults of arguments that come from config (TRIBUTARY_DEFAULT_DEPTH, TRIBUTARY_MAX_DEPTH). */
+  limits: { defaultDepth: number; maxDepth: number };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UUID_PATTERN } from '../ids';
 
 /**
  * Zod schemas of the standard OpenLineage facets (spec/facets/*.json, 2-0-x, compatible with
@@ -100,7 +101,7 @@ export const outputDatasetFacets = {
   outputStatistics: facet({ rowCount: nonNegInt.nullish(), size: nonNegInt.nullish(), fileCount: nonNegInt.nullish() }),
 };
 
-const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a UUID');
+const uuid = z.string().regex(UUID_PATTERN, 'expected a UUID');
 
 /** Run facets by key. */
 export const runFacets = {

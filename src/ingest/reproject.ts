@@ -1,6 +1,7 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { escapeComponent } from '../ids';
+import { idPrefix } from '../ids';
+import { EntityKind } from '../lineage/types';
 import { projectStored } from './ingestor';
 
 /**
@@ -35,7 +36,7 @@ export async function reproject(
       progress({ ...state });
     }
   }
-  const selection = { jobPrefix: `job:${escapeComponent(prefix)}`, datasetPrefix: `dataset:${escapeComponent(prefix)}` };
+  const selection = { jobPrefix: idPrefix(EntityKind.JOB, prefix), datasetPrefix: idPrefix(EntityKind.DATASET, prefix) };
   const [count] = await executor.read<{ events: number }>(Query.CountEvents, selection);
   state.phase = 'replay';
   state.total = count?.events ?? 0;

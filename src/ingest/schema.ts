@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UUID_PATTERN } from '../ids';
 import {
   datasetFacets,
   facetMap,
@@ -30,7 +31,7 @@ const eventTime = z.string().regex(EVENT_TIME, 'expected an ISO-8601 date-time s
 
 const runId = z
   .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'expected a UUID (OpenLineage runId)');
+  .regex(UUID_PATTERN, 'expected a UUID (OpenLineage runId)');
 
 const job = z.looseObject({
   namespace: nonEmpty,

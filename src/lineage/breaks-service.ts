@@ -1,6 +1,8 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { cmp } from './common';
 import { groupBy } from './group';
+import { BreakRole, MatchStrength } from './types';
 
 /**
  * Where lineage breaks at engine boundaries: datasets read but never written by a known job
@@ -13,7 +15,7 @@ export interface BreakDataset {
   id: string;
   namespace: string;
   name: string;
-  role: 'SOURCE' | 'SINK';
+  role: BreakRole;
   /** Up to 5 readers (SOURCE) or writers (SINK). */
   jobs: string[];
   engines: string[];
@@ -26,7 +28,7 @@ export interface ProbableMatch {
   /** The name segments both share, e.g. "db.orders". */
   key: string;
   /** STRONG: two segments match; WEAK: only the last one. */
-  strength: 'STRONG' | 'WEAK';
+  strength: MatchStrength;
   evidence: string[];
 }
 
@@ -47,8 +49,8 @@ export class BreaksService {
   async breaks(namespacePrefix: string | null): Promise<LineageBreaks> {
     const rows = await this.executor.read<BreakDataset>(Query.LineageBreaks, { namespace: namespacePrefix, limit: this.maxRows + 1 });
     const list = rows.slice(0, this.maxRows);
-    const sources = list.filter((r) => r.role === 'SOURCE');
-    const sinks = list.filter((r) => r.role === 'SINK');
+    const sources = list.filter((r) => r.role === BreakRole.SOURCE);
+    const sinks = list.filter((r) => r.role === BreakRole.SINK);
     return { sources, sinks, probableMatches: matches(sinks, sources), truncated: rows.length > this.maxRows };
   }
 }
@@ -75,7 +77,7 @@ function matches(sinks: BreakDataset[], sources: BreakDataset[]): ProbableMatch[
         sinkId: sink.id,
         sourceId: src.id,
         key,
-        strength: strong ? 'STRONG' : 'WEAK',
+        strength: strong ? MatchStrength.STRONG : MatchStrength.WEAK,
         evidence: [
           strong ? `both names end in ${key}` : `both names end in ${key} (the segment before differs)`,
           `${sink.name} is written (by ${sink.jobs.join(', ') || 'no job'}; ${sink.engines.join(', ')}) and never read`,
@@ -86,5 +88,6 @@ function matches(sinks: BreakDataset[], sources: BreakDataset[]): ProbableMatch[
       });
     }
   }
-  return out.sort((a, b) => (a.strength === b.strength ? (a.sinkId + a.sourceId < b.sinkId + b.sourceId ? -1 : 1) : a.strength === 'STRONG' ? -1 : 1));
+  const rank = (m: ProbableMatch) => (m.strength === MatchStrength.STRONG ? 0 : 1);
+  return out.sort((a, b) => rank(a) - rank(b) || cmp(a.sinkId + a.sourceId, b.sinkId + b.sourceId));
 }

@@ -2,7 +2,8 @@ import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { badInput } from '../errors';
 import { parseJsonProperty } from '../graph/mappers';
-import type { DatasetRecord, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from './types';
+import { checkFirst } from './common';
+import type { DatasetRecord, EntityKind, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from './types';
 
 /** A run and a dataset: which run wrote (or read) that dataset. */
 export interface RunLink {
@@ -67,11 +68,12 @@ export class CatalogService {
     return align(ids, rows, (r) => r.jobId, null).map((r) => ({ inputs: r?.inputs ?? [], outputs: r?.outputs ?? [] }));
   }
 
-  /** Full-text search over names, namespaces and descriptions; one page and the total. */
-  async search(text: string, labels: string[] | null, skip: number, limit: number): Promise<{ total: number; hits: SearchHit[] }> {
+  /** Full-text search over names, namespaces and descriptions; one page (at most 100) and the total. */
+  async search(text: string, kinds: EntityKind[] | null, skip: number, limit: number): Promise<{ total: number; hits: SearchHit[] }> {
+    checkFirst(limit, 100);
     const [row] = await this.executor.read<{ total: number; hits: SearchHit[] }>(Query.Search, {
       query: luceneQuery(text),
-      labels,
+      labels: kinds?.length ? kinds.map((k) => LABELS[k]) : null,
       skip,
       limit,
     });
@@ -85,6 +87,7 @@ export class CatalogService {
     skip: number,
     limit: number,
   ): Promise<{ total: number; runIds: string[] }> {
+    checkFirst(limit, 200);
     const [row] = await this.executor.read<{ total: number; runIds: string[] }>(Query.RunsOfJob, { jobId, ...filter, skip, limit });
     return row ?? { total: 0, runIds: [] };
   }
@@ -120,9 +123,12 @@ export class CatalogService {
   }
 }
 
+/** The node label of each kind (runs are not in the search index: a RUN filter finds nothing). */
+const LABELS: Record<EntityKind, string> = { DATASET: 'Dataset', JOB: 'Job', FIELD: 'Field', RUN: 'Run' };
+
 export interface SearchHit {
   id: string;
-  kind: 'DATASET' | 'JOB' | 'FIELD';
+  kind: EntityKind;
   namespace: string | null;
   name: string;
   description: string | null;

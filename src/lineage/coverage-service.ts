@@ -1,9 +1,13 @@
 import { badInput, limitExceeded } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { kindOf } from '../ids';
+import { checkFirst, cmp } from './common';
 import { groupBy } from './group';
-import type { LineageService } from './lineage-service';
-import { Direction, EntityKind, Granularity } from './types';
+import { DATASET_LINEAGE, traverse, type ExpandRow } from './traversal';
+import { Bucket, CoverageScope, Direction, EdgeType, EntityKind } from './types';
+
+export { Bucket, CoverageScope };
 
 /**
  * Coverage: where lineage is column-level and where it is only dataset-level, as plain numbers a
@@ -12,19 +16,6 @@ import { Direction, EntityKind, Granularity } from './types';
  * fields, those with at least one input field through the job. Current figures use the jobs'
  * current outputs; the trend uses the history (an edge counts in a bucket if it was seen during it).
  */
-
-export enum CoverageScope {
-  ALL = 'ALL',
-  NAMESPACE = 'NAMESPACE',
-  JOB = 'JOB',
-  ENGINE = 'ENGINE',
-}
-
-export enum Bucket {
-  DAY = 'DAY',
-  WEEK = 'WEEK',
-  MONTH = 'MONTH',
-}
 
 export interface CoverageFigures {
   key: string;
@@ -71,6 +62,14 @@ export interface GapEdge {
   impactTruncated: boolean;
 }
 
+export interface CoverageGaps {
+  /** Most downstream impact first (datasets, then jobs, then job id and dataset id). */
+  gaps: GapEdge[];
+  totalGaps: number;
+  /** True when not every gap could be ranked (over 500) or the scope was truncated. */
+  truncated: boolean;
+}
+
 interface EdgeRow {
   jobId: string;
   namespace: string;
@@ -88,7 +87,6 @@ interface EdgeRow {
 export class CoverageService {
   constructor(
     private readonly executor: Executor,
-    private readonly lineage: LineageService,
     private readonly limits: { maxNodes: number; maxDepth: number; maxCoverageEdges: number },
   ) {}
 
@@ -107,37 +105,52 @@ export class CoverageService {
     };
   }
 
-  /** Dataset-level-only current edges, ranked by the size of their output's blast radius. */
-  async gaps(scope: CoverageScope, value: string | null, first: number): Promise<{ gaps: GapEdge[]; totalGaps: number; truncated: boolean }> {
-    if (!Number.isInteger(first) || first < 1 || first > 200) throw badInput(`first must be between 1 and 200 (got ${first})`);
+  /**
+   * Dataset-level-only current edges, ranked by the size of their output's blast radius. The
+   * downstream of every ranked output comes from one engine walk from all of them at once; each
+   * output's counts are then read off that walk's edges in memory, bounded like a lineage request
+   * (maxDepth hops, maxNodes nodes) and marked truncated where the walk or those bounds stopped.
+   */
+  async gaps(scope: CoverageScope, value: string | null, first: number): Promise<CoverageGaps> {
+    checkFirst(first, 200);
     const { rows, truncated } = await this.edges(scope, value);
     const gapRows = rows.filter((r) => r.current && r.fieldsWithInputs === 0);
-    const ranked: GapEdge[] = [];
-    const impactOf = new Map<string, { datasets: number; jobs: number; truncated: boolean }>();
-    for (const r of gapRows.slice(0, 500)) {
-      let impact = impactOf.get(r.datasetId);
-      if (!impact) {
-        const g = await this.lineage.lineage(r.datasetId, Direction.DOWNSTREAM, this.limits.maxDepth, { granularity: Granularity.DATASET });
-        const others = g.nodes.filter((n) => n.side !== 'ROOT');
-        impact = {
-          datasets: others.filter((n) => n.kind === EntityKind.DATASET).length,
-          jobs: others.filter((n) => n.kind === EntityKind.JOB).length,
-          truncated: g.truncated,
-        };
-        impactOf.set(r.datasetId, impact);
-      }
-      ranked.push({
+    const ranked = gapRows.slice(0, MAX_RANKED_GAPS);
+    const outputs = [...new Set(ranked.map((r) => r.datasetId))];
+    const impact = await this.downstreamOf(outputs);
+    const gaps: GapEdge[] = ranked.map((r) => {
+      const i = impact.get(r.datasetId)!;
+      return {
         jobId: r.jobId,
         datasetId: r.datasetId,
         engine: r.engine,
         namespace: r.namespace,
-        downstreamDatasets: impact.datasets,
-        downstreamJobs: impact.jobs,
-        impactTruncated: impact.truncated,
-      });
-    }
-    ranked.sort((a, b) => b.downstreamDatasets - a.downstreamDatasets || b.downstreamJobs - a.downstreamJobs || cmp(a.jobId, b.jobId) || cmp(a.datasetId, b.datasetId));
-    return { gaps: ranked.slice(0, first), totalGaps: gapRows.length, truncated: truncated || gapRows.length > 500 };
+        downstreamDatasets: i.datasets,
+        downstreamJobs: i.jobs,
+        impactTruncated: i.truncated,
+      };
+    });
+    gaps.sort((a, b) => b.downstreamDatasets - a.downstreamDatasets || b.downstreamJobs - a.downstreamJobs || cmp(a.jobId, b.jobId) || cmp(a.datasetId, b.datasetId));
+    return { gaps: gaps.slice(0, first), totalGaps: gapRows.length, truncated: truncated || gapRows.length > MAX_RANKED_GAPS };
+  }
+
+  /** Datasets and jobs downstream of each dataset (current lineage), from one walk from all of them. */
+  private async downstreamOf(datasetIds: string[]): Promise<Map<string, { datasets: number; jobs: number; truncated: boolean }>> {
+    const out = new Map<string, { datasets: number; jobs: number; truncated: boolean }>();
+    if (datasetIds.length === 0) return out;
+    const { maxDepth, maxNodes, maxCoverageEdges } = this.limits;
+    const walk = await this.executor.readTx((tx) =>
+      traverse(tx, DATASET_LINEAGE, {
+        starts: datasetIds.map((id) => ({ id, kind: EntityKind.DATASET, namespace: '', name: '' })),
+        direction: Direction.DOWNSTREAM,
+        depth: maxDepth,
+        asOf: null,
+        maxNodes: Math.min(maxNodes * datasetIds.length, maxCoverageEdges),
+      }),
+    );
+    const next = groupBy(walk.edges, ({ row }) => row.fromId);
+    for (const id of datasetIds) out.set(id, reach(id, next, walk.reached, walk.openFrom, maxDepth, maxNodes));
+    return out;
   }
 
   private async edges(scope: CoverageScope, value: string | null): Promise<{ rows: EdgeRow[]; truncated: boolean }> {
@@ -210,5 +223,54 @@ function next(d: Date, b: Bucket): Date {
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
 }
 
+/** Ranked gaps at most (the rest are counted in totalGaps). */
+const MAX_RANKED_GAPS = 500;
+
+/**
+ * What one start reaches over a walk's edges (ALIAS at no cost, every other edge one hop), up to
+ * `depth` hops and `maxNodes` nodes: datasets and jobs besides the start, and whether the counts are
+ * lower bounds (a bound was hit, lineage goes on past `depth`, or a node the walk left open is reached).
+ */
+function reach(
+  start: string,
+  next: Map<string, { row: ExpandRow }[]>,
+  walked: ReadonlyMap<string, { distance: number }>,
+  openFrom: number | null,
+  depth: number,
+  maxNodes: number,
+): { datasets: number; jobs: number; truncated: boolean } {
+  const distance = new Map<string, number>([[start, 0]]);
+  const queue = [start];
+  let truncated = false;
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
+    const d = distance.get(id)!;
+    if (openFrom !== null && (walked.get(id)?.distance ?? Infinity) >= openFrom) truncated = true;
+    for (const { row } of next.get(id) ?? []) {
+      const alias = row.type === EdgeType.ALIAS;
+      if (distance.has(row.toId)) continue;
+      if (!alias && d >= depth) {
+        truncated = true;
+        continue;
+      }
+      if (distance.size > maxNodes) {
+        truncated = true;
+        break;
+      }
+      distance.set(row.toId, alias ? d : d + 1);
+      // An alias joins at the same distance and goes first, as in the walk.
+      if (alias) queue.splice(i + 1, 0, row.toId);
+      else queue.push(row.toId);
+    }
+  }
+  let datasets = 0;
+  let jobs = 0;
+  for (const id of distance.keys()) {
+    if (id === start) continue;
+    if (kindOf(id) === EntityKind.JOB) jobs++;
+    else datasets++;
+  }
+  return { datasets, jobs, truncated };
+}
+
 const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

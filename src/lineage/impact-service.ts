@@ -1,10 +1,10 @@
-import { badInput } from '../errors';
-import { decodeOffset, encodeOffset } from '../paging';
-import { NodeKind, parseId, parseIdOfKind } from '../ids';
+import type { Executor } from '../graph/executor';
+import { kindOf, parseIdOfKind } from '../ids';
 import type { CatalogService } from './catalog-service';
-import type { LineageService } from './lineage-service';
+import { checkDepth, checkFirst, cmp, findStart } from './common';
 import type { TraceService } from './trace-service';
-import { Direction, EntityKind, Granularity } from './types';
+import { DATASET_LINEAGE, pathTo, traverse } from './traversal';
+import { Direction, EntityKind, type EntityRef, type TruncationReason } from './types';
 
 /**
  * Blast radius (impact analysis): everything downstream of a dataset or field, with the distance,
@@ -38,13 +38,13 @@ export interface BlastRadius {
   rootId: string;
   depth: number;
   truncated: boolean;
-  truncatedBy: ('DEPTH' | 'NODE_LIMIT')[];
+  truncatedBy: TruncationReason[];
   totals: { items: number; datasets: number; fields: number; jobs: number; byDistance: Count[]; byNamespace: Count[]; byOwner: Count[] };
   /** The page of items asked for, ordered by distance, then kind, then id. */
   items: ImpactItem[];
-  /** Cursor of the last item of the page; pass it as `after` for the next page. */
-  endCursor: string | null;
-  hasNextPage: boolean;
+  /** Position of the page's first item among all matching items, and how many match. */
+  offset: number;
+  total: number;
 }
 
 export interface ImpactQuery {
@@ -53,32 +53,30 @@ export interface ImpactQuery {
   namespaces?: string[] | null;
   kinds?: EntityKind[] | null;
   first: number;
-  after?: string | null;
+  /** Items to skip (the page's position). */
+  offset: number;
 }
 
 export class ImpactService {
   constructor(
-    private readonly lineage: LineageService,
+    private readonly executor: Executor,
     private readonly traces: TraceService,
     private readonly catalog: CatalogService,
-    private readonly maxPage = 500,
+    private readonly limits: { maxDepth: number; maxNodes: number; maxPage: number },
   ) {}
 
   async blastRadius(q: ImpactQuery): Promise<BlastRadius> {
-    if (!Number.isInteger(q.first) || q.first < 1 || q.first > this.maxPage) {
-      throw badInput(`first must be between 1 and ${this.maxPage} (got ${q.first})`);
-    }
-    const offset = q.after ? decodeOffset(q.after) : 0;
-    const walk = await this.walk(q.nodeId, q.depth);
+    checkFirst(q.first, this.limits.maxPage);
+    const depth = checkDepth(q.depth, this.limits.maxDepth);
+    const walk = await this.walk(q.nodeId, depth);
     const wanted = walk.items.filter(
       (i) => (!q.namespaces?.length || q.namespaces.includes(i.namespace)) && (!q.kinds?.length || q.kinds.includes(i.kind)),
     );
     await this.enrich(wanted);
     const items = wanted.sort((a, b) => a.distance - b.distance || cmp(a.kind, b.kind) || cmp(a.id, b.id));
-    const page = items.slice(offset, offset + q.first);
     return {
       rootId: q.nodeId,
-      depth: walk.depth,
+      depth,
       truncated: walk.truncatedBy.length > 0,
       truncatedBy: walk.truncatedBy,
       totals: {
@@ -90,46 +88,37 @@ export class ImpactService {
         byNamespace: countBy(items.map((i) => i.namespace)),
         byOwner: countBy(items.flatMap((i) => (i.owners.length ? i.owners : ['(no owner)']))),
       },
-      items: page,
-      endCursor: page.length ? encodeOffset(offset + page.length) : null,
-      hasNextPage: offset + page.length < items.length,
+      items: items.slice(q.offset, q.offset + q.first),
+      offset: q.offset,
+      total: items.length,
     };
   }
 
-  /** Downstream items with distance and the jobs on the way (not yet owners or run states). */
-  private async walk(nodeId: string, depth: number) {
-    const ref = parseId(nodeId);
-    if (ref.kind === NodeKind.Field) {
-      const t = await this.traces.trace(nodeId, Direction.DOWNSTREAM, depth);
-      const via = new Map<string, string[]>([[t.start.id, []]]);
-      const items = new Map<string, ImpactItem>();
-      for (const h of t.hops) {
-        const before = via.get(h.fromId) ?? [];
-        if (!via.has(h.toId)) via.set(h.toId, [...before, h.jobId]);
-        const reached = t.nodes.find((n) => n.id === h.toId)!;
-        if (!items.has(h.toId)) {
-          items.set(h.toId, item(reached.id, reached.kind, reached.namespace, reached.name, h.distance, via.get(h.toId)!, reached.datasetId ?? null));
+  /**
+   * Downstream items with distance and the jobs on the way (not yet owners or run states): one
+   * engine walk, `via` read off the parent edges. From a field the walk is a downstream trace, and
+   * the jobs of its hops are items too (at the distance of their first hop).
+   */
+  private walk(nodeId: string, depth: number): Promise<{ items: ImpactItem[]; truncatedBy: TruncationReason[] }> {
+    return this.executor.readTx(async (tx) => {
+      const start = await findStart(tx, nodeId, EntityKind.DATASET, EntityKind.FIELD);
+      if (start.kind === EntityKind.FIELD) {
+        const t = await this.traces.walk(tx, start, Direction.DOWNSTREAM, depth, null);
+        const via = (id: string) => pathTo(t, id).map((row) => row.jobId);
+        const items = new Map<string, ImpactItem>();
+        for (const { node, distance } of [...t.reached.values()].slice(1)) items.set(node.id, item(node, distance, via(node.id)));
+        for (const { row, hop } of t.edges) {
+          if (hop > depth || items.has(row.jobId)) continue;
+          const job = parseIdOfKind(row.jobId, EntityKind.JOB);
+          items.set(row.jobId, item({ id: row.jobId, kind: EntityKind.JOB, namespace: job.namespace, name: job.name }, hop, via(row.fromId)));
         }
-        if (!items.has(h.jobId)) {
-          const job = parseIdOfKind(h.jobId, NodeKind.Job);
-          items.set(h.jobId, item(h.jobId, EntityKind.JOB, job.namespace, job.name, h.distance, before));
-        }
+        return { items: [...items.values()], truncatedBy: t.truncatedBy };
       }
-      return { items: [...items.values()], depth: t.depth, truncatedBy: t.truncatedBy };
-    }
-    if (ref.kind !== NodeKind.Dataset) throw badInput(`blastRadius starts from a dataset or field id (got a ${ref.kind} id)`);
-    const g = await this.lineage.lineage(nodeId, Direction.DOWNSTREAM, depth, { granularity: Granularity.DATASET });
-    const pred = new Map<string, string>();
-    for (const e of g.edges) if (!pred.has(e.toId) && e.type !== 'ALIAS') pred.set(e.toId, e.fromId);
-    const via = (id: string): string[] => {
-      const path: string[] = [];
-      for (let cur = pred.get(id), guard = 0; cur && guard < 1000; cur = pred.get(cur), guard++) {
-        if (cur.startsWith('job:')) path.unshift(cur);
-      }
-      return path;
-    };
-    const items = g.nodes.filter((n) => n.side !== 'ROOT').map((n) => item(n.id, n.kind, n.namespace, n.name, n.distance, via(n.id)));
-    return { items, depth: g.depth, truncatedBy: g.truncatedBy };
+      const t = await traverse(tx, DATASET_LINEAGE, { starts: [start], direction: Direction.DOWNSTREAM, depth, asOf: null, maxNodes: this.limits.maxNodes });
+      const via = (id: string) => pathTo(t, id).map((row) => row.fromId).filter((id) => kindOf(id) === EntityKind.JOB);
+      const items = [...t.reached.values()].slice(1).map(({ node, distance }) => item(node, distance, via(node.id)));
+      return { items, truncatedBy: t.truncatedBy };
+    });
   }
 
   /** Owners of datasets and jobs (fields take their dataset's), and jobs' last run states. */
@@ -154,16 +143,9 @@ export class ImpactService {
   }
 }
 
-function item(
-  id: string,
-  kind: EntityKind,
-  namespace: string,
-  name: string,
-  distance: number,
-  via: string[],
-  datasetId: string | null = null,
-): ImpactItem {
-  return { id, kind, namespace, name, datasetId, distance, via, owners: [], lastRunState: null };
+function item(node: EntityRef, distance: number, via: string[]): ImpactItem {
+  const { id, kind, namespace, name } = node;
+  return { id, kind, namespace, name, datasetId: node.datasetId ?? null, distance, via, owners: [], lastRunState: null };
 }
 
 function countBy(keys: string[]): Count[] {
@@ -172,5 +154,3 @@ function countBy(keys: string[]): Count[] {
   return [...m].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || cmp(a.key, b.key));
 }
 
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,14 +1,18 @@
-import { badInput } from '../errors';
-import { findStart } from './lineage-service';
 import type { Executor } from '../graph/executor';
-import { Query } from '../graph/queries';
-import { NodeKind, parseIdOfKind } from '../ids';
-import { Granularity, type EntityRef } from './types';
+import { checkFirst, cmp, findStart } from './common';
+import { groupBy } from './group';
+import { DATASET_LINEAGE, FIELD_LINEAGE, traverse, type ExpandRow } from './traversal';
+import { Direction, EdgeType, EntityKind, Granularity, type EntityRef, type TruncationReason } from './types';
 
 /**
  * How node A reaches node B, in data-flow direction (A upstream of B): the shortest paths, up to
- * `first` of them, of at most `maxLength` edges (both at most 20). Dataset granularity follows
- * current reads and writes; field granularity follows column lineage.
+ * `first` of them, of at most `maxLength` edges (both at most 20), no edge used twice on a path.
+ * Dataset granularity follows current reads and writes (FEEDS, PRODUCES; symlinked names are not
+ * crossed); field granularity follows current column lineage (DERIVES), as lineage does.
+ *
+ * One downstream walk of the traversal engine from A, `maxLength` hops deep, gives every edge a
+ * path of that length can use; the paths are then enumerated in memory by length, each length in
+ * id order. `truncated` says the walk hit the node limit, so a path may be missing.
  */
 
 export interface PathEdge {
@@ -30,29 +34,93 @@ export interface PathResult {
   found: boolean;
   /** Ordered by length, then by the ids along the path. */
   paths: LineagePath[];
+  truncated: boolean;
+  truncatedBy: TruncationReason[];
 }
 
+const MAX_LENGTH = 20;
+const MAX_PATHS = 20;
+
 export class PathService {
-  constructor(private readonly executor: Executor) {}
+  constructor(
+    private readonly executor: Executor,
+    private readonly limits: { maxNodes: number },
+  ) {}
 
   async paths(fromId: string, toId: string, granularity: Granularity, maxLength: number, first: number): Promise<PathResult> {
-    if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > 20) throw badInput('maxLength must be between 1 and 20');
-    if (!Number.isInteger(first) || first < 1 || first > 20) throw badInput('first must be between 1 and 20');
-    const kinds = granularity === Granularity.FIELD ? [NodeKind.Field] : [NodeKind.Dataset, NodeKind.Job];
-    const rows = await this.executor.readTx(async (tx) => {
-      for (const id of [fromId, toId]) await findStart(tx, id, parseIdOfKind(id, ...kinds));
-      return tx.run<{ nodes: EntityRef[]; edges: PathEdge[] }>(
-        granularity === Granularity.FIELD ? Query.ShortestFieldPaths : Query.ShortestPaths,
-        { fromId, toId },
-      );
+    checkFirst(maxLength, MAX_LENGTH, 'maxLength');
+    checkFirst(first, MAX_PATHS);
+    const field = granularity === Granularity.FIELD;
+    const kinds = field ? [EntityKind.FIELD] : [EntityKind.DATASET, EntityKind.JOB];
+    const walk = await this.executor.readTx(async (tx) => {
+      const [from, to] = [await findStart(tx, fromId, ...kinds), await findStart(tx, toId, ...kinds)];
+      const t = await traverse(tx, field ? FIELD_LINEAGE : DATASET_LINEAGE, {
+        starts: [from],
+        direction: Direction.DOWNSTREAM,
+        depth: maxLength,
+        asOf: null,
+        maxNodes: this.limits.maxNodes,
+        follow: field ? [EdgeType.DERIVES] : [EdgeType.FEEDS, EdgeType.PRODUCES],
+      });
+      return { t, to };
     });
-    const paths = rows
-      .map((r) => ({ length: r.edges.length, nodes: r.nodes, edges: r.edges }))
-      .filter((p) => p.length <= maxLength)
-      .sort((a, b) => a.length - b.length || cmp(a.nodes.map((n) => n.id).join(' '), b.nodes.map((n) => n.id).join(' ')))
-      .slice(0, first);
-    return { fromId, toId, found: paths.length > 0, paths };
+    const { t, to } = walk;
+    const nodes = new Map([...t.reached.values()].map((r) => [r.node.id, r.node]));
+    const paths = shortestPaths(t.edges.filter((e) => e.hop <= maxLength).map((e) => e.row), fromId, to.id, maxLength, first).map((rows) => ({
+      length: rows.length,
+      nodes: [nodes.get(fromId)!, ...rows.map((r) => nodes.get(r.toId)!)],
+      edges: rows.map((r) => ({ fromId: r.fromId, toId: r.toId, type: r.type, jobId: r.jobId ?? null })),
+    }));
+    const truncatedBy = t.truncatedBy.filter((r) => r !== 'DEPTH');
+    return { fromId, toId, found: paths.length > 0, paths, truncated: truncatedBy.length > 0, truncatedBy };
   }
 }
 
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Up to `k` paths from `a` to `b` of at most `maxLength` edges, no edge twice on one path, shortest
+ * first and, within a length, in the order of their node ids. A prefix is extended only while it
+ * can still reach `b` within the length being enumerated (distances to `b` computed backwards).
+ */
+function shortestPaths(rows: ExpandRow[], a: string, b: string, maxLength: number, k: number): ExpandRow[][] {
+  const unique = new Map(rows.map((r) => [`${r.fromId}\u0000${r.toId}\u0000${r.type}\u0000${r.jobId ?? ''}`, r]));
+  const sorted = [...unique.values()].sort((x, y) => cmp(x.toId, y.toId) || cmp(x.type, y.type) || cmp(x.jobId ?? '', y.jobId ?? ''));
+  const out = groupBy(sorted, (r) => r.fromId);
+  const toB = distancesTo(b, groupBy(sorted, (r) => r.toId));
+  const found: ExpandRow[][] = [];
+  for (let length = Math.max(1, toB.get(a) ?? Infinity); length <= maxLength && found.length < k; length++) {
+    const used = new Set<ExpandRow>();
+    const prefix: ExpandRow[] = [];
+    const extend = (at: string): void => {
+      if (found.length >= k) return;
+      if (prefix.length === length) {
+        if (at === b) found.push([...prefix]);
+        return;
+      }
+      for (const r of out.get(at) ?? []) {
+        if (used.has(r) || prefix.length + 1 + (toB.get(r.toId) ?? Infinity) > length) continue;
+        used.add(r);
+        prefix.push(r);
+        extend(r.toId);
+        prefix.pop();
+        used.delete(r);
+      }
+    };
+    extend(a);
+  }
+  return found;
+}
+
+/** Fewest edges from each node to `b`, over the given edges. */
+function distancesTo(b: string, into: Map<string, ExpandRow[]>): Map<string, number> {
+  const dist = new Map<string, number>([[b, 0]]);
+  const queue = [b];
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
+    for (const r of into.get(id) ?? []) {
+      if (dist.has(r.fromId)) continue;
+      dist.set(r.fromId, dist.get(id)! + 1);
+      queue.push(r.fromId);
+    }
+  }
+  return dist;
+}

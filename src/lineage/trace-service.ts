@@ -1,19 +1,18 @@
 import { badInput } from '../errors';
 import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
-import { Query } from '../graph/queries';
-import { NodeKind, parseIdOfKind } from '../ids';
-import { findStart, normaliseAsOf } from './lineage-service';
-import { Direction, EntityKind, Granularity, type EntityRef } from './types';
+import { checkDepth, cmp, findStart, optionalTime } from './common';
+import { TRACE, traverse, type TraceRow, type Traversal } from './traversal';
+import { Direction, EntityKind, Granularity, type EntityRef, type FlowDirection, type TruncationReason } from './types';
 
 /**
  * The investigation query: from a field (or dataset), follow lineage hop by hop, at column level
  * where a job reports column lineage for the field, and at dataset level where it does not, so a
  * trace never silently stops at an engine without column lineage: it says where precision was lost.
  *
- * Breadth-first over items (fields, or datasets once precision is lost), one query per hop inside
- * one read transaction; each item is visited once (cycles terminate). Bounded like lineage: depth
- * capped at maxDepth, at most maxNodes items; `truncated` says when the trace goes on.
+ * One walk of the traversal engine (mode TRACE) over items (fields, or datasets once precision is
+ * lost), inside one read transaction; each item is visited once (cycles terminate). Bounded like
+ * lineage: depth capped at maxDepth, at most maxNodes items; `truncated` says when the trace goes on.
  */
 
 export interface TraceHop {
@@ -38,7 +37,7 @@ export interface TraceNode extends EntityRef {
 
 export interface TraceResult {
   start: TraceNode;
-  direction: Direction.UPSTREAM | Direction.DOWNSTREAM;
+  direction: FlowDirection;
   depth: number;
   asOf: string | null;
   /** Ordered by distance, then fromId, toId, jobId. */
@@ -48,20 +47,7 @@ export interface TraceResult {
   /** The first hop (by the order of `hops`) where field precision was lost; null if never. */
   firstPrecisionLoss: TraceHop | null;
   truncated: boolean;
-  truncatedBy: ('DEPTH' | 'NODE_LIMIT')[];
-}
-
-interface StepRow {
-  fromId: string;
-  toId: string;
-  fromKind?: 'FIELD' | 'DATASET';
-  toKind?: 'FIELD' | 'DATASET';
-  jobId: string;
-  granularity: Granularity;
-  types: string[] | null;
-  subtypes: string[] | null;
-  transformations: string | null;
-  node: EntityRef;
+  truncatedBy: TruncationReason[];
 }
 
 export class TraceService {
@@ -70,88 +56,55 @@ export class TraceService {
     private readonly limits: { maxDepth: number; maxNodes: number },
   ) {}
 
-  async trace(
-    nodeId: string,
-    direction: Direction.UPSTREAM | Direction.DOWNSTREAM,
-    requestedDepth: number,
-    asOfText?: string | null,
-  ): Promise<TraceResult> {
-    if (!Number.isInteger(requestedDepth) || requestedDepth < 1) throw badInput(`depth must be a positive integer (got ${requestedDepth})`);
-    const ref = parseIdOfKind(nodeId, NodeKind.Field, NodeKind.Dataset);
-    const depth = Math.min(requestedDepth, this.limits.maxDepth);
-    const asOf = asOfText ? normaliseAsOf(asOfText) : null;
+  async trace(nodeId: string, direction: Direction, requestedDepth: number, asOfText?: string | null): Promise<TraceResult> {
+    if (direction === Direction.BOTH) throw badInput('a trace follows one direction: UPSTREAM or DOWNSTREAM');
+    const depth = checkDepth(requestedDepth, this.limits.maxDepth);
+    const asOf = optionalTime(asOfText);
     return this.executor.readTx(async (tx) => {
-      const start: TraceNode = { ...(await findStart(tx, nodeId, ref)), distance: 0 };
-      const { hops, nodes, truncatedBy } = await this.walk(tx, start, direction, depth, asOf);
-      const loss = hops.find((h) => h.precisionLost) ?? null;
-      return {
-        start,
-        direction,
-        depth,
-        asOf,
-        hops,
-        nodes: [start, ...[...nodes.values()].filter((n) => n.id !== start.id).sort((a, b) => a.distance - b.distance || cmp(a.id, b.id))],
-        firstPrecisionLoss: loss,
-        truncated: truncatedBy.length > 0,
-        truncatedBy,
-      };
+      const start: TraceNode = { ...(await findStart(tx, nodeId, EntityKind.FIELD, EntityKind.DATASET)), distance: 0 };
+      const walk = await this.walk(tx, start, direction, depth, asOf);
+      return { ...traceOf(walk), start, asOf };
     });
   }
 
-  private async walk(tx: TxRunner, start: TraceNode, direction: Direction, depth: number, asOf: string | null) {
-    const upstream = direction === Direction.UPSTREAM;
-    const nodes = new Map<string, TraceNode>([[start.id, start]]);
-    const hops = new Map<string, TraceHop>();
-    let frontier: EntityRef[] = [start];
-    let truncatedBy: ('DEPTH' | 'NODE_LIMIT')[] = [];
-    const rowLimit = this.limits.maxNodes * 4;
-    for (let hop = 1; frontier.length > 0 && truncatedBy.length === 0; hop++) {
-      const probing = hop > depth;
-      const rows = await tx.run<StepRow>(upstream ? Query.TraceUpstreamStep : Query.TraceDownstreamStep, {
-        fields: frontier.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId })),
-        datasets: frontier.filter((n) => n.kind === EntityKind.DATASET).map((n) => n.id),
-        asOf,
-        limit: rowLimit,
-      });
-      const next: EntityRef[] = [];
-      for (const row of rows) {
-        const isNew = !nodes.has(row.node.id);
-        if (probing) {
-          if (isNew) truncatedBy = ['DEPTH'];
-          if (isNew) break;
-          continue;
-        }
-        if (isNew) {
-          if (nodes.size > this.limits.maxNodes) {
-            truncatedBy = ['NODE_LIMIT'];
-            break;
-          }
-          nodes.set(row.node.id, { ...row.node, distance: hop });
-          next.push(row.node);
-        }
-        const itemKind = upstream ? row.toKind : row.fromKind;
-        const h: TraceHop = {
-          distance: hop,
-          fromId: row.fromId,
-          toId: row.toId,
-          jobId: row.jobId,
-          granularity: row.granularity,
-          precisionLost: row.granularity === Granularity.DATASET && itemKind === 'FIELD',
-          types: row.types,
-          subtypes: row.subtypes,
-          transformations: parseJsonProperty(row.transformations),
-        };
-        hops.set(`${h.fromId}\u0000${h.toId}\u0000${h.jobId}`, h);
-      }
-      if (rows.length >= rowLimit && truncatedBy.length === 0) truncatedBy = ['NODE_LIMIT'];
-      if (probing) break;
-      frontier = next;
-    }
-    const ordered = [...hops.values()].sort(
-      (a, b) => a.distance - b.distance || cmp(a.fromId, b.fromId) || cmp(a.toId, b.toId) || cmp(a.jobId, b.jobId),
-    );
-    return { hops: ordered, nodes, truncatedBy };
+  /** The engine's walk of a trace (for services that need its parent edges: blast radius). */
+  walk(tx: TxRunner, start: EntityRef, direction: FlowDirection, depth: number, asOf: string | null): Promise<Traversal<TraceRow>> {
+    return traverse(tx, TRACE, { starts: [start], direction, depth, asOf, maxNodes: this.limits.maxNodes });
   }
 }
 
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Hops (deduplicated by from, to, job; within the depth) and nodes of a trace walk. */
+export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 'asOf'> {
+  const upstream = walk.direction === Direction.UPSTREAM;
+  const hops = new Map<string, TraceHop>();
+  for (const { row, hop } of walk.edges) {
+    if (hop > walk.depth) continue;
+    const itemKind = upstream ? row.toKind : row.fromKind;
+    const key = `${row.fromId}\u0000${row.toId}\u0000${row.jobId}`;
+    if (hops.has(key)) continue;
+    hops.set(key, {
+      distance: hop,
+      fromId: row.fromId,
+      toId: row.toId,
+      jobId: row.jobId,
+      granularity: row.granularity,
+      precisionLost: row.granularity === Granularity.DATASET && itemKind === 'FIELD',
+      types: row.types,
+      subtypes: row.subtypes,
+      transformations: parseJsonProperty(row.transformations),
+    });
+  }
+  const ordered = [...hops.values()].sort(
+    (a, b) => a.distance - b.distance || cmp(a.fromId, b.fromId) || cmp(a.toId, b.toId) || cmp(a.jobId, b.jobId),
+  );
+  const [start, ...rest] = [...walk.reached.values()].map(({ node, distance }) => ({ ...node, distance }));
+  return {
+    direction: walk.direction,
+    depth: walk.depth,
+    hops: ordered,
+    nodes: [start!, ...rest.sort((a, b) => a.distance - b.distance || cmp(a.id, b.id))],
+    firstPrecisionLoss: ordered.find((h) => h.precisionLost) ?? null,
+    truncated: walk.truncatedBy.length > 0,
+    truncatedBy: walk.truncatedBy,
+  };
+}

@@ -3,6 +3,7 @@
  * Times are ISO-8601 UTC strings (event time, not ingestion time).
  */
 
+/** Direction relative to data flow. */
 export enum Direction {
   /** Against data flow: what the start node is derived from. */
   UPSTREAM = 'UPSTREAM',
@@ -12,10 +13,18 @@ export enum Direction {
   BOTH = 'BOTH',
 }
 
+/** One way along data flow: what a single traversal follows (BOTH is two traversals). */
+export type FlowDirection = Direction.UPSTREAM | Direction.DOWNSTREAM;
+
+/**
+ * Kind of a node. Lineage answers hold DATASET, JOB and FIELD nodes; RUN exists for ids
+ * (`run:<uuid>`) and lookups. src/ids.ts maps each kind to its id prefix.
+ */
 export enum EntityKind {
   DATASET = 'DATASET',
   JOB = 'JOB',
   FIELD = 'FIELD',
+  RUN = 'RUN',
 }
 
 export enum Granularity {
@@ -25,7 +34,10 @@ export enum Granularity {
   FIELD = 'FIELD',
 }
 
-/** Data-flow edges at dataset/job granularity. */
+/**
+ * Edges of the lineage graph, in data-flow direction. The traversal engine takes the set of kinds
+ * to follow (src/lineage/traversal.ts); which kinds a step query can follow is in its header.
+ */
 export enum EdgeType {
   /** dataset → job: the job reads the dataset. */
   FEEDS = 'FEEDS',
@@ -35,6 +47,57 @@ export enum EdgeType {
   ALIAS = 'ALIAS',
   /** field → field: column lineage through a job. */
   DERIVES = 'DERIVES',
+  /**
+   * field → dataset: an input field that affects the whole output (columnLineage `dataset[]`).
+   * Stored at ingestion; no read follows it yet.
+   */
+  INFLUENCES = 'INFLUENCES',
+}
+
+/** Which traversal reached a node; ROOT for the start node. */
+export enum Side {
+  ROOT = 'ROOT',
+  UPSTREAM = 'UPSTREAM',
+  DOWNSTREAM = 'DOWNSTREAM',
+}
+
+/** Why an answer is incomplete. */
+export enum TruncationReason {
+  /** Lineage continues beyond the traversed depth. */
+  DEPTH = 'DEPTH',
+  /** The server node limit (TRIBUTARY_MAX_NODES, or a per-hop row bound) was reached. */
+  NODE_LIMIT = 'NODE_LIMIT',
+}
+
+/** How likely two break datasets name one dataset. */
+export enum MatchStrength {
+  /** The last two name segments match. */
+  STRONG = 'STRONG',
+  /** Only the last segment matches. */
+  WEAK = 'WEAK',
+}
+
+/** Why a dataset is a lineage break. */
+export enum BreakRole {
+  /** Read by some job, written by no known job: lineage starts here. */
+  SOURCE = 'SOURCE',
+  /** Written by some job, read by no known job: lineage ends here. */
+  SINK = 'SINK',
+}
+
+/** Which jobs a coverage figure is about. */
+export enum CoverageScope {
+  ALL = 'ALL',
+  NAMESPACE = 'NAMESPACE',
+  JOB = 'JOB',
+  ENGINE = 'ENGINE',
+}
+
+/** Width of a trend bucket (UTC; weeks start on Monday). */
+export enum Bucket {
+  DAY = 'DAY',
+  WEEK = 'WEEK',
+  MONTH = 'MONTH',
 }
 
 export interface EntityRef {
@@ -50,7 +113,7 @@ export interface LineageNode extends EntityRef {
   /** Hops from the start node along the traversal (0 for the start node). */
   distance: number;
   /** Which traversal reached it first; the start node is on both. */
-  side: 'ROOT' | Direction.UPSTREAM | Direction.DOWNSTREAM;
+  side: Side;
 }
 
 export interface LineageEdge {
@@ -86,12 +149,12 @@ export interface LineageGraph {
   depth: number;
   /** The start node first, then by distance, then id. */
   nodes: LineageNode[];
-  /** Edges between returned nodes, ordered by fromId, toId. */
+  /** Edges between returned nodes, ordered by fromId, toId (then type and jobId). */
   edges: LineageEdge[];
   /** True when lineage continues beyond what is returned (depth or node limit). */
   truncated: boolean;
   /** Why it was truncated: DEPTH (more beyond `depth`) and/or NODE_LIMIT. Empty when complete. */
-  truncatedBy: ('DEPTH' | 'NODE_LIMIT')[];
+  truncatedBy: TruncationReason[];
 }
 
 /** Facets by key, each as the JSON the latest event sent (see merge-facets.cypher). */

@@ -57,7 +57,7 @@ before(async () => {
 });
 after(() => svc.close());
 
-const TRACE = `query($id: ID!, $direction: TraceDirection) {
+const TRACE = `query($id: ID!, $direction: LineageDirection) {
   trace(nodeId: $id, direction: $direction) {
     truncated
     start { id kind }

@@ -59,8 +59,6 @@ const reads = (): [Query, Record<string, unknown>][] => {
     [Query.CoverageEdges, { scope: 'ALL', value: null, limit: 1000 }],
     [Query.LineageBreaks, { namespace: ns, limit: 100 }],
     [Query.LineageBreaks, { namespace: null, limit: 100 }],
-    [Query.ShortestPaths, { fromId: datasetId(ns, 'src'), toId: datasetId(ns, 'out') }],
-    [Query.ShortestFieldPaths, { fromId: fieldId(ns, 'src', 'x'), toId: fieldId(ns, 'mid', 'x') }],
     [Query.Search, { query: '+profiled*', labels: null, skip: 0, limit: 10 }],
     [Query.RunsOfJob, { jobId: jobs[0], states: null, since: null, until: null, skip: 0, limit: 10 }],
     [Query.RunLineage, { runIds: runs, limit: 10 }],

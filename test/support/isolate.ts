@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { UUID_PATTERN } from '../../src/ids';
 
 /**
  * Test isolation by namespace: rewrites every namespace in an OpenLineage document to
@@ -10,7 +11,6 @@ export function uniquePrefix(label: string): string {
   return `t-${label}-${randomBytes(4).toString('hex')}/`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Keeps the first three groups of the UUID (so run ids compare in the same order as the originals:
@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * `-a<3 hex>-<12 hex>`; ISOLATED_RUN_TAIL matches that part.
  */
 export function isolatedRunId(prefix: string, runId: string): string {
-  if (!UUID.test(runId)) return runId;
+  if (!UUID_PATTERN.test(runId)) return runId;
   const h = createHash('sha256').update(prefix + runId.toLowerCase()).digest('hex');
   return `${runId.toLowerCase().slice(0, 19)}a${h.slice(0, 3)}-${h.slice(3, 15)}`;
 }

@@ -1,24 +1,16 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Bucket, CoverageScope } from '../../lineage/coverage-service';
-
-registerEnumType(CoverageScope, {
-  name: 'CoverageScope',
-  description: 'Which jobs a coverage figure is about.',
-  valuesConfig: {
-    ALL: { description: 'Every job.' },
-    NAMESPACE: { description: 'The jobs of one namespace (value: the namespace).' },
-    JOB: { description: 'One job (value: its id).' },
-    ENGINE: { description: 'The jobs of one engine or integration (value: spark, flink, dbt, airflow, ...).' },
-  },
-});
-registerEnumType(Bucket, {
-  name: 'TrendBucket',
-  description: 'Width of a trend bucket (UTC; weeks start on Monday).',
-  valuesConfig: { DAY: { description: 'One day.' }, WEEK: { description: 'One week.' }, MONTH: { description: 'One calendar month.' } },
-});
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import type {
+  CoverageFigures as CoverageFiguresData,
+  CoverageGaps as CoverageGapsData,
+  CoverageReport,
+  GapEdge,
+  TrendBucket,
+} from '../../lineage/coverage-service';
+import { CoverageScope } from '../../lineage/types';
+import '../enums';
 
 @ObjectType({ description: 'Coverage figures of a set of job → output dataset edges.' })
-export class CoverageFigures {
+export class CoverageFigures implements CoverageFiguresData {
   @Field(() => String, { description: 'What the figures are about: "all", an engine, a namespace or a job id.' })
   key!: string;
 
@@ -45,7 +37,7 @@ export class CoverageFigures {
 }
 
 @ObjectType({ description: 'Coverage in one time bucket, from the lineage history.' })
-export class CoverageTrendBucket {
+export class CoverageTrendBucket implements TrendBucket {
   @Field(() => String, { description: 'Bucket start (inclusive), ISO-8601 UTC.' })
   start!: string;
 
@@ -63,7 +55,7 @@ export class CoverageTrendBucket {
 }
 
 @ObjectType({ description: 'Where lineage is column-level and where it is dataset-level only.' })
-export class Coverage {
+export class Coverage implements CoverageReport {
   @Field(() => CoverageScope, { description: 'The scope asked for.' })
   scope!: CoverageScope;
 
@@ -90,7 +82,7 @@ export class Coverage {
 }
 
 @ObjectType({ description: 'A job → output dataset edge with dataset-level lineage only, and what depends on it.' })
-export class CoverageGap {
+export class CoverageGap implements GapEdge {
   @Field(() => ID, { description: 'The job.' })
   jobId!: string;
 
@@ -114,7 +106,7 @@ export class CoverageGap {
 }
 
 @ObjectType({ description: 'Dataset-level-only edges ranked by downstream impact: what to instrument next.' })
-export class CoverageGaps {
+export class CoverageGaps implements CoverageGapsData {
   @Field(() => [CoverageGap], { description: 'Most downstream impact first.' })
   gaps!: CoverageGap[];
 

@@ -1,22 +1,13 @@
-import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { EntityKind } from '../../lineage/types';
-import { PageInfo } from '../impact/types';
-
-export enum BreakRole {
-  SOURCE = 'SOURCE',
-  SINK = 'SINK',
-}
-registerEnumType(BreakRole, {
-  name: 'BreakRole',
-  description: 'Why a dataset is a lineage break.',
-  valuesConfig: {
-    SOURCE: { description: 'Read by some job, written by no known job: lineage starts here.' },
-    SINK: { description: 'Written by some job, read by no known job: lineage ends here.' },
-  },
-});
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import type { BreakDataset as BreakDatasetData, LineageBreaks as LineageBreaksData, ProbableMatch as ProbableMatchData } from '../../lineage/breaks-service';
+import type { SearchHit as SearchHitData } from '../../lineage/catalog-service';
+import type { LineagePath as LineagePathData, PathEdge as PathEdgeData, PathResult as PathResultData } from '../../lineage/path-service';
+import { BreakRole, EntityKind, MatchStrength, TruncationReason, type EntityRef } from '../../lineage/types';
+import '../enums';
+import { PageInfo } from '../paging';
 
 @ObjectType({ description: 'A dataset where lineage starts or ends.' })
-export class BreakDataset {
+export class BreakDataset implements BreakDatasetData {
   @Field(() => ID, { description: 'Dataset id.' })
   id!: string;
 
@@ -40,7 +31,7 @@ export class BreakDataset {
 }
 
 @ObjectType({ description: 'A sink and a source whose names probably denote the same dataset under different naming.' })
-export class ProbableMatch {
+export class ProbableMatch implements ProbableMatchData {
   @Field(() => ID, { description: 'The dataset written and never read.' })
   sinkId!: string;
 
@@ -50,15 +41,15 @@ export class ProbableMatch {
   @Field(() => String, { description: 'The name segments they share.' })
   key!: string;
 
-  @Field(() => String, { description: 'STRONG (two segments match) or WEAK (only the last).' })
-  strength!: string;
+  @Field(() => MatchStrength, { description: 'STRONG (two segments match) or WEAK (only the last).' })
+  strength!: MatchStrength;
 
   @Field(() => [String], { description: 'Why they are thought to match.' })
   evidence!: string[];
 }
 
 @ObjectType({ description: 'Where lineage breaks at engine boundaries.' })
-export class LineageBreaks {
+export class LineageBreaks implements LineageBreaksData {
   @Field(() => [BreakDataset], { description: 'Datasets read but never written, by id.' })
   sources!: BreakDataset[];
 
@@ -73,12 +64,15 @@ export class LineageBreaks {
 }
 
 @ObjectType({ description: 'A node on a path.' })
-export class PathNode {
+export class PathNode implements EntityRef {
   @Field(() => ID, { description: 'Dataset, job or field id.' })
   id!: string;
 
   @Field(() => EntityKind, { description: 'DATASET, JOB or FIELD.' })
   kind!: EntityKind;
+
+  @Field(() => String, { description: 'Namespace (of its dataset, for a field).' })
+  namespace!: string;
 
   @Field(() => String, { description: 'Name (field path for fields).' })
   name!: string;
@@ -88,7 +82,7 @@ export class PathNode {
 }
 
 @ObjectType({ description: 'An edge on a path, in data-flow direction.' })
-export class PathEdge {
+export class PathEdge implements PathEdgeData {
   @Field(() => ID, { description: 'Where data comes from.' })
   fromId!: string;
 
@@ -103,7 +97,7 @@ export class PathEdge {
 }
 
 @ObjectType({ description: 'One path from A to B.' })
-export class LineagePath {
+export class LineagePath implements LineagePathData {
   @Field(() => Int, { description: 'Edges on the path.' })
   length!: number;
 
@@ -115,7 +109,7 @@ export class LineagePath {
 }
 
 @ObjectType({ description: 'How node A reaches node B.' })
-export class PathResult {
+export class PathResult implements PathResultData {
   @Field(() => ID, { description: 'A.' })
   fromId!: string;
 
@@ -125,12 +119,18 @@ export class PathResult {
   @Field(() => Boolean, { description: 'Whether A reaches B within maxLength.' })
   found!: boolean;
 
-  @Field(() => [LineagePath], { description: 'The shortest paths first.' })
+  @Field(() => [LineagePath], { description: 'The shortest paths first; within a length, by the ids along the path.' })
   paths!: LineagePath[];
+
+  @Field(() => Boolean, { description: 'True when the search hit the server node limit (TRIBUTARY_MAX_NODES), so a path may be missing.' })
+  truncated!: boolean;
+
+  @Field(() => [TruncationReason], { description: 'Why the search is truncated (NODE_LIMIT); empty when complete.' })
+  truncatedBy!: TruncationReason[];
 }
 
 @ObjectType({ description: 'A search hit.' })
-export class SearchHit {
+export class SearchHit implements SearchHitData {
   @Field(() => ID, { description: 'Dataset, job or field id.' })
   id!: string;
 

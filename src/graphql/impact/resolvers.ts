@@ -1,9 +1,11 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type { BlastRadius as BlastRadiusData, ImpactItem as ImpactItemData } from '../../lineage/impact-service';
 import { EntityKind, type JobRecord } from '../../lineage/types';
 import { loadAll, type Context } from '../context';
 import { Job } from '../nodes/types';
-import { BlastRadius, ImpactItem, PageInfo } from './types';
+import { offsetAfter, PageInfo, pageInfo } from '../paging';
+import { BlastRadiusArgs } from './args';
+import { BlastRadius, ImpactItem } from './types';
 
 @Resolver()
 export class ImpactQueries {
@@ -12,16 +14,9 @@ export class ImpactQueries {
       'Impact analysis: everything downstream of a dataset or field (datasets, fields, jobs) with distance, the jobs ' +
       'on the way, owners and the last run state of each job; exact totals by distance, namespace and owner; paged.',
   })
-  blastRadius(
-    @Arg('nodeId', () => ID, { description: 'A dataset id or field id.' }) nodeId: string,
-    @Arg('depth', () => Int, { nullable: true, description: 'Depth to follow; defaults to TRIBUTARY_MAX_DEPTH.' }) depth: number | null | undefined,
-    @Arg('namespaces', () => [String], { nullable: true, description: 'Only items in these namespaces.' }) namespaces: string[] | null | undefined,
-    @Arg('kinds', () => [EntityKind], { nullable: true, description: 'Only items of these kinds.' }) kinds: EntityKind[] | null | undefined,
-    @Arg('first', () => Int, { defaultValue: 50, description: 'Page size (at most 500).' }) first: number,
-    @Arg('after', () => String, { nullable: true, description: 'endCursor of the previous page.' }) after: string | null | undefined,
-    @Ctx() ctx: Context,
-  ): Promise<BlastRadiusData> {
-    return ctx.services.impact.blastRadius({ nodeId, depth: depth ?? ctx.services.maxDepth, namespaces, kinds, first, after });
+  blastRadius(@Args(() => BlastRadiusArgs) args: BlastRadiusArgs, @Ctx() ctx: Context): Promise<BlastRadiusData> {
+    const { nodeId, depth, namespaces, kinds, first, after } = args;
+    return ctx.services.impact.blastRadius({ nodeId, depth: depth ?? ctx.services.limits.maxDepth, namespaces, kinds, first, offset: offsetAfter(after) });
   }
 }
 
@@ -29,7 +24,7 @@ export class ImpactQueries {
 export class BlastRadiusResolver {
   @FieldResolver(() => PageInfo, { description: 'Paging.' })
   pageInfo(@Root() b: BlastRadiusData): PageInfo {
-    return { endCursor: b.endCursor, hasNextPage: b.hasNextPage };
+    return pageInfo(b.offset, b.items.length, b.total);
   }
 }
 

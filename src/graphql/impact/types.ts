@@ -1,9 +1,13 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { EntityKind } from '../../lineage/types';
-import { TruncationReason } from '../lineage/types';
+import type { BlastRadius as BlastRadiusData, Count as CountData, ImpactItem as ImpactItemData } from '../../lineage/impact-service';
+import { EntityKind, TruncationReason } from '../../lineage/types';
+import '../enums';
+import { PageInfo } from '../paging';
+
+type ImpactTotalsData = BlastRadiusData['totals'];
 
 @ObjectType({ description: 'A count for one key of a breakdown.' })
-export class Count {
+export class Count implements CountData {
   @Field(() => String, { description: 'The key: a distance, a namespace or an owner ("(no owner)" when none).' })
   key!: string;
 
@@ -12,7 +16,7 @@ export class Count {
 }
 
 @ObjectType({ description: 'Totals over every item that matches the filters, whatever page is returned.' })
-export class ImpactTotals {
+export class ImpactTotals implements ImpactTotalsData {
   @Field(() => Int, { description: 'Items in all.' })
   items!: number;
 
@@ -36,7 +40,7 @@ export class ImpactTotals {
 }
 
 @ObjectType({ description: 'Something downstream of the start: a dataset, field or job.' })
-export class ImpactItem {
+export class ImpactItem implements ImpactItemData {
   @Field(() => ID, { description: 'Dataset, field or job id.' })
   id!: string;
 
@@ -65,17 +69,8 @@ export class ImpactItem {
   lastRunState!: string | null;
 }
 
-@ObjectType({ description: 'Cursor paging information.' })
-export class PageInfo {
-  @Field(() => String, { nullable: true, description: 'Pass as `after` to get the next page.' })
-  endCursor!: string | null;
-
-  @Field(() => Boolean, { description: 'Whether more items follow.' })
-  hasNextPage!: boolean;
-}
-
 @ObjectType({ description: 'Everything downstream of a dataset or field: what breaks if it changes.' })
-export class BlastRadius {
+export class BlastRadius implements Omit<BlastRadiusData, 'offset' | 'total'> {
   @Field(() => ID, { description: 'The start.' })
   rootId!: string;
 

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import type {
   DatasetRecord,
   JobRecord,
@@ -6,9 +6,10 @@ import type {
   LineageGraph as LineageGraphData,
   LineageNode as LineageNodeData,
 } from '../../lineage/types';
-import { Direction, EntityKind, Granularity } from '../../lineage/types';
+import { EntityKind } from '../../lineage/types';
 import type { Context } from '../context';
 import { Dataset, Job } from '../nodes/types';
+import { LineageArgs } from './args';
 import { LineageEdge, LineageGraph, LineageNode } from './types';
 
 @Resolver()
@@ -20,24 +21,9 @@ export class LineageQueries {
       '2 = the datasets beyond; from a field: 1 = the fields it is derived from or feeds). NOT_FOUND when the ' +
       'start node does not exist.',
   })
-  lineage(
-    @Arg('nodeId', () => ID, { description: 'A dataset or job id.' }) nodeId: string,
-    @Arg('direction', () => Direction, { defaultValue: Direction.BOTH, description: 'UPSTREAM, DOWNSTREAM or BOTH (default).' }) direction: Direction,
-    @Arg('depth', () => Int, {
-      nullable: true,
-      description: 'Edges to follow; defaults to the server default (TRIBUTARY_DEFAULT_DEPTH), capped at TRIBUTARY_MAX_DEPTH.',
-    })
-    depth: number | null | undefined,
-    @Arg('granularity', () => Granularity, { defaultValue: Granularity.DATASET, description: 'DATASET (default) or FIELD.' })
-    granularity: Granularity,
-    @Arg('asOf', () => String, {
-      nullable: true,
-      description: 'ISO-8601 time: lineage as it stood then (each job with the IO of its latest run by then). Default: current lineage.',
-    })
-    asOf: string | null | undefined,
-    @Ctx() ctx: Context,
-  ): Promise<LineageGraphData> {
-    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.defaultDepth, { granularity, asOf });
+  lineage(@Args(() => LineageArgs) args: LineageArgs, @Ctx() ctx: Context): Promise<LineageGraphData> {
+    const { nodeId, direction, depth, granularity, asOf } = args;
+    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.limits.defaultDepth, { granularity, asOf });
   }
 }
 

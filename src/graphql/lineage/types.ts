@@ -1,73 +1,23 @@
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Direction, EdgeType, EntityKind, Granularity } from '../../lineage/types';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import {
+  Direction,
+  EdgeType,
+  EntityKind,
+  Granularity,
+  Side,
+  TruncationReason,
+  type LineageEdge as LineageEdgeData,
+  type LineageGraph as LineageGraphData,
+  type LineageNode as LineageNodeData,
+} from '../../lineage/types';
+import '../enums';
 
-registerEnumType(Direction, {
-  name: 'LineageDirection',
-  description: 'Direction relative to data flow.',
-  valuesConfig: {
-    UPSTREAM: { description: 'Against data flow: what the start node is derived from.' },
-    DOWNSTREAM: { description: 'With data flow: what is derived from the start node.' },
-    BOTH: { description: 'UPSTREAM and DOWNSTREAM together; not an undirected walk, so siblings are excluded.' },
-  },
-});
-registerEnumType(EntityKind, {
-  name: 'EntityKind',
-  description: 'Kind of a lineage node.',
-  valuesConfig: { DATASET: { description: 'A dataset.' }, JOB: { description: 'A job.' }, FIELD: { description: 'A field of a dataset.' } },
-});
-registerEnumType(Granularity, {
-  name: 'Granularity',
-  description: 'What a lineage graph is made of.',
-  valuesConfig: {
-    DATASET: { description: 'Datasets and jobs, joined by reads (FEEDS) and writes (PRODUCES).' },
-    FIELD: { description: 'Fields, joined by column lineage (DERIVES) through jobs.' },
-  },
-});
-registerEnumType(EdgeType, {
-  name: 'LineageEdgeType',
-  description: 'Data-flow edge at dataset/job granularity.',
-  valuesConfig: {
-    FEEDS: { description: 'dataset → job: the job reads the dataset.' },
-    PRODUCES: { description: 'job → dataset: the job writes the dataset.' },
-    ALIAS: { description: 'dataset — dataset: two names of one logical dataset (symlinks facet); costs no depth.' },
-    DERIVES: { description: 'field → field: column lineage through a job (see jobId and transformation types).' },
-  },
-});
-
-export enum LineageSide {
-  ROOT = 'ROOT',
-  UPSTREAM = 'UPSTREAM',
-  DOWNSTREAM = 'DOWNSTREAM',
-}
-registerEnumType(LineageSide, {
-  name: 'LineageSide',
-  description: 'Which traversal reached a node; ROOT for the start node.',
-  valuesConfig: {
-    ROOT: { description: 'The start node.' },
-    UPSTREAM: { description: 'Reached against data flow.' },
-    DOWNSTREAM: { description: 'Reached with data flow.' },
-  },
-});
-
-export enum TruncationReason {
-  DEPTH = 'DEPTH',
-  NODE_LIMIT = 'NODE_LIMIT',
-}
-registerEnumType(TruncationReason, {
-  name: 'TruncationReason',
-  description: 'Why a lineage result is incomplete.',
-  valuesConfig: {
-    DEPTH: { description: 'Lineage continues beyond the traversed depth.' },
-    NODE_LIMIT: { description: 'The server node limit (TRIBUTARY_MAX_NODES) was reached.' },
-  },
-});
-
-@ObjectType({ description: 'A dataset or job in a lineage graph.' })
-export class LineageNode {
-  @Field(() => ID, { description: 'Dataset or job id.' })
+@ObjectType({ description: 'A dataset, job or field in a lineage graph.' })
+export class LineageNode implements LineageNodeData {
+  @Field(() => ID, { description: 'Dataset, job or field id.' })
   id!: string;
 
-  @Field(() => EntityKind, { description: 'DATASET or JOB.' })
+  @Field(() => EntityKind, { description: 'DATASET or JOB (DATASET granularity), FIELD (FIELD granularity).' })
   kind!: EntityKind;
 
   @Field(() => String, { description: 'OpenLineage namespace.' })
@@ -82,19 +32,19 @@ export class LineageNode {
   @Field(() => Int, { description: 'Edges from the start node along the traversal (0 for the start node).' })
   distance!: number;
 
-  @Field(() => LineageSide, { description: 'Which traversal reached the node first.' })
-  side!: LineageSide;
+  @Field(() => Side, { description: 'Which traversal reached the node first.' })
+  side!: Side;
 }
 
 @ObjectType({ description: 'An edge in data-flow direction: data moves from `fromId` to `toId`.' })
-export class LineageEdge {
-  @Field(() => ID, { description: 'Where data comes from (a dataset for FEEDS, a job for PRODUCES).' })
+export class LineageEdge implements LineageEdgeData {
+  @Field(() => ID, { description: 'Where data comes from (a dataset for FEEDS, a job for PRODUCES, a field for DERIVES).' })
   fromId!: string;
 
-  @Field(() => ID, { description: 'Where data goes (a job for FEEDS, a dataset for PRODUCES).' })
+  @Field(() => ID, { description: 'Where data goes (a job for FEEDS, a dataset for PRODUCES, a field for DERIVES).' })
   toId!: string;
 
-  @Field(() => EdgeType, { description: 'FEEDS (read), PRODUCES (write) or ALIAS (same dataset).' })
+  @Field(() => EdgeType, { description: 'FEEDS (read), PRODUCES (write), ALIAS (same dataset) or DERIVES (column lineage).' })
   type!: EdgeType;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time that recorded this read or write.' })
@@ -124,8 +74,8 @@ export class LineageEdge {
   subtypes!: string[] | null;
 }
 
-@ObjectType({ description: 'Directed lineage around one dataset or job.' })
-export class LineageGraph {
+@ObjectType({ description: 'Directed lineage around one dataset, job or field.' })
+export class LineageGraph implements LineageGraphData {
   @Field(() => LineageNode, { description: 'The start node.' })
   root!: LineageNode;
 

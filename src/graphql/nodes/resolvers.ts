@@ -1,10 +1,10 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
-import { badInput } from '../../errors';
-import { normaliseAsOf } from '../../lineage/lineage-service';
-import { decodeOffset, encodeOffset } from '../../paging';
-import { NodeKind, parseIdOfKind } from '../../ids';
-import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../../lineage/types';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { parseIdOfKind, runId } from '../../ids';
+import { optionalTime } from '../../lineage/common';
+import { EntityKind, type DatasetRecord, type FieldRecord, type JobRecord, type JobVersionRecord, type RunRecord } from '../../lineage/types';
 import { loadAll, type Context } from '../context';
+import { offsetAfter, pageInfo } from '../paging';
+import { RunsArgs } from './args';
 import { Dataset, DatasetField, Job, JobVersion, Run, RunLink, RunPage } from './types';
 
 /** Lookups by id. A well-formed id that matches nothing gives null; a malformed one BAD_INPUT. */
@@ -12,20 +12,19 @@ import { Dataset, DatasetField, Job, JobVersion, Run, RunLink, RunPage } from '.
 export class NodeQueries {
   @Query(() => Dataset, { nullable: true, description: 'A dataset by id (dataset:<namespace>:<name>).' })
   dataset(@Arg('id', () => ID, { description: 'dataset:<namespace>:<name>' }) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
-    parseIdOfKind(id, NodeKind.Dataset);
+    parseIdOfKind(id, EntityKind.DATASET);
     return ctx.loaders.dataset.load(id);
   }
 
   @Query(() => Job, { nullable: true, description: 'A job by id (job:<namespace>:<name>).' })
   job(@Arg('id', () => ID, { description: 'job:<namespace>:<name>' }) id: string, @Ctx() ctx: Context): Promise<JobRecord | null> {
-    parseIdOfKind(id, NodeKind.Job);
+    parseIdOfKind(id, EntityKind.JOB);
     return ctx.loaders.job.load(id);
   }
 
   @Query(() => Run, { nullable: true, description: 'A run by id (run:<uuid>).' })
   run(@Arg('id', () => ID, { description: 'run:<uuid>' }) id: string, @Ctx() ctx: Context): Promise<RunRecord | null> {
-    const ref = parseIdOfKind(id, NodeKind.Run);
-    return ctx.loaders.run.load(`run:${ref.runId}`);
+    return ctx.loaders.run.load(runId(parseIdOfKind(id, EntityKind.RUN).runId));
   }
 }
 
@@ -63,23 +62,12 @@ export class JobResolver {
   }
 
   @FieldResolver(() => RunPage, { description: 'Runs of the job, newest first (latest event time), filtered and paged.' })
-  async runs(
-    @Root() j: JobRecord,
-    @Ctx() ctx: Context,
-    @Arg('states', () => [String], { nullable: true, description: 'Only runs in these states (START, RUNNING, COMPLETE, FAIL, ABORT, OTHER).' })
-    states: string[] | null | undefined,
-    @Arg('since', () => String, { nullable: true, description: 'Only runs seen at or after this ISO time.' }) since: string | null | undefined,
-    @Arg('until', () => String, { nullable: true, description: 'Only runs seen at or before this ISO time.' }) until: string | null | undefined,
-    @Arg('first', () => Int, { defaultValue: 20, description: 'Page size (at most 200).' }) first: number,
-    @Arg('after', () => String, { nullable: true, description: 'endCursor of the previous page.' }) after: string | null | undefined,
-  ): Promise<{ total: number; items: RunRecord[]; endCursor: string | null; hasNextPage: boolean }> {
-    if (first < 1 || first > 200) throw badInput('first must be between 1 and 200');
-    const skip = after ? decodeOffset(after) : 0;
-    const time = (t: string | null | undefined) => (t ? normaliseAsOf(t) : null);
-    const page = await ctx.services.catalog.runsOfJob(j.id, { states: states ?? null, since: time(since), until: time(until) }, skip, first);
-    const items = await loadAll(ctx.loaders.run, page.runIds);
-    const end = skip + page.runIds.length;
-    return { total: page.total, items, endCursor: page.runIds.length ? encodeOffset(end) : null, hasNextPage: end < page.total };
+  async runs(@Root() j: JobRecord, @Args(() => RunsArgs) args: RunsArgs, @Ctx() ctx: Context): Promise<RunPage> {
+    const offset = offsetAfter(args.after);
+    const filter = { states: args.states ?? null, since: optionalTime(args.since, 'since'), until: optionalTime(args.until, 'until') };
+    const page = await ctx.services.catalog.runsOfJob(j.id, filter, offset, args.first);
+    const info = pageInfo(offset, page.runIds.length, page.total);
+    return { total: page.total, items: await loadAll(ctx.loaders.run, page.runIds), pageInfo: info, ...info };
   }
 
   @FieldResolver(() => Run, { nullable: true, description: 'The run with the latest event time.' })

@@ -1,5 +1,7 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { Facets, DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../../lineage/types';
+import { PageInfo } from '../paging';
 
 /**
  * Catalog entities. Ids follow src/ids.ts (`dataset:<ns>:<name>`, `job:<ns>:<name>`,
@@ -8,7 +10,7 @@ import { Field, ID, Int, ObjectType } from 'type-graphql';
  */
 
 @ObjectType({ description: 'A dataset (table, topic, file set) identified by OpenLineage namespace and name.' })
-export class Dataset {
+export class Dataset implements DatasetRecord {
   @Field(() => ID, { description: 'dataset:<namespace>:<name>, with ":" inside a component written %3A.' })
   id!: string;
 
@@ -42,6 +44,9 @@ export class Dataset {
   @Field(() => String, { nullable: true, description: 'version facet: dataset version.' })
   datasetVersion!: string | null;
 
+  @Field(() => String, { nullable: true, description: 'datasetType facet: TABLE, VIEW, TOPIC, FILE, MODEL, ...' })
+  datasetType!: string | null;
+
   @Field(() => [String], {
     description: 'Original "namespace|name" spellings that name normalisation turned into this id (empty when none).',
   })
@@ -53,7 +58,7 @@ export class Dataset {
   @Field(() => GraphQLJSON, {
     description: 'All facets by key, each from the latest event that sent it (unknown facets included).',
   })
-  facets!: unknown;
+  facets!: Facets;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time that mentioned the dataset.' })
   firstSeen!: string | null;
@@ -63,7 +68,7 @@ export class Dataset {
 }
 
 @ObjectType({ description: 'A column of a dataset, from its schema facet or named by column lineage.' })
-export class DatasetField {
+export class DatasetField implements FieldRecord {
   @Field(() => ID, { description: 'datasetField:<namespace>:<datasetName>:<fieldPath>.' })
   id!: string;
 
@@ -80,7 +85,7 @@ export class DatasetField {
 }
 
 @ObjectType({ description: 'A job (Spark application, dbt model, Airflow task, Flink job, ...).' })
-export class Job {
+export class Job implements JobRecord {
   @Field(() => ID, { description: 'job:<namespace>:<name>, with ":" inside a component written %3A.' })
   id!: string;
 
@@ -111,8 +116,14 @@ export class Job {
   @Field(() => String, { nullable: true, description: 'sourceCodeLocation facet: URL.' })
   sourceCodeUrl!: string | null;
 
+  @Field(() => String, { nullable: true, description: 'sourceCode facet: language (python, sql, ...).' })
+  sourceCodeLanguage!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Event time of the latest report of the job\'s inputs and outputs: its current IO is as of then.' })
+  ioAt!: string | null;
+
   @Field(() => GraphQLJSON, { description: 'All job facets by key, each from the latest event that sent it.' })
-  facets!: unknown;
+  facets!: Facets;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time of any event of the job.' })
   firstSeen!: string | null;
@@ -122,7 +133,7 @@ export class Job {
 }
 
 @ObjectType({ description: 'One run of a job: all events with the same runId, merged.' })
-export class Run {
+export class Run implements RunRecord {
   @Field(() => ID, { description: 'run:<uuid>.' })
   id!: string;
 
@@ -145,6 +156,12 @@ export class Run {
   @Field(() => String, { nullable: true, description: 'nominalTime facet: scheduled start.' })
   nominalStartTime!: string | null;
 
+  @Field(() => String, { nullable: true, description: 'nominalTime facet: scheduled end.' })
+  nominalEndTime!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'externalQuery facet: the query id in the external system (e.g. a warehouse query id).' })
+  externalQueryId!: string | null;
+
   @Field(() => String, { nullable: true, description: 'processing_engine facet: engine name (spark, flink, ...).' })
   engineName!: string | null;
 
@@ -155,8 +172,12 @@ export class Run {
   errorMessage!: string | null;
 
   @Field(() => GraphQLJSON, { description: 'All run facets by key, each from the latest event that sent it.' })
-  facets!: unknown;
+  facets!: Facets;
 
+  // Read by field resolvers (parent, root, version, job) and by the run state logic, not exposed as such.
+  stateAt!: string | null;
+  firstSeen!: string | null;
+  lastSeen!: string | null;
   parentRunId!: string | null;
   rootRunId!: string | null;
   versionId!: string | null;
@@ -164,7 +185,7 @@ export class Run {
 }
 
 @ObjectType({ description: 'One version of a job: a distinct combination of inputs, outputs and source code across its runs.' })
-export class JobVersion {
+export class JobVersion implements JobVersionRecord {
   @Field(() => ID, { description: 'Job id, "#", and a hash of inputs, outputs and source code.' })
   id!: string;
 
@@ -204,9 +225,12 @@ export class RunPage {
   @Field(() => [Run], { description: 'This page, newest first.' })
   items!: Run[];
 
-  @Field(() => String, { nullable: true, description: 'Pass as `after` to get the next page.' })
+  @Field(() => PageInfo, { description: 'Paging.' })
+  pageInfo!: PageInfo;
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` to get the next page.', deprecationReason: 'Use pageInfo.endCursor.' })
   endCursor!: string | null;
 
-  @Field(() => Boolean, { description: 'Whether more runs follow.' })
+  @Field(() => Boolean, { description: 'Whether more runs follow.', deprecationReason: 'Use pageInfo.hasNextPage.' })
   hasNextPage!: boolean;
 }

@@ -1,23 +1,11 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { EntityKind, Granularity } from '../../lineage/types';
-import { TruncationReason } from '../lineage/types';
-
-export enum TraceDirection {
-  UPSTREAM = 'UPSTREAM',
-  DOWNSTREAM = 'DOWNSTREAM',
-}
-registerEnumType(TraceDirection, {
-  name: 'TraceDirection',
-  description: 'Which way a trace follows data flow.',
-  valuesConfig: {
-    UPSTREAM: { description: 'Back to the sources of the value (the default).' },
-    DOWNSTREAM: { description: 'On to everything derived from it.' },
-  },
-});
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { TraceHop as TraceHopData, TraceNode as TraceNodeData, TraceResult } from '../../lineage/trace-service';
+import { Direction, EntityKind, Granularity, TruncationReason, type FlowDirection } from '../../lineage/types';
+import '../enums';
 
 @ObjectType({ description: 'A field or dataset reached by a trace.' })
-export class TraceNode {
+export class TraceNode implements TraceNodeData {
   @Field(() => ID, { description: 'Field or dataset id.' })
   id!: string;
 
@@ -38,7 +26,7 @@ export class TraceNode {
 }
 
 @ObjectType({ description: 'One hop of a trace, in data-flow direction: data moves from `fromId` to `toId` through a job.' })
-export class TraceHop {
+export class TraceHop implements TraceHopData {
   @Field(() => Int, { description: 'Hops from the start (1 = adjacent).' })
   distance!: number;
 
@@ -68,12 +56,12 @@ export class TraceHop {
 }
 
 @ObjectType({ description: 'An investigation trace from a field or dataset.' })
-export class Trace {
+export class Trace implements TraceResult {
   @Field(() => TraceNode, { description: 'Where the trace starts.' })
   start!: TraceNode;
 
-  @Field(() => TraceDirection, { description: 'The direction followed.' })
-  direction!: TraceDirection;
+  @Field(() => Direction, { description: 'The direction followed (UPSTREAM or DOWNSTREAM).' })
+  direction!: FlowDirection;
 
   @Field(() => Int, { description: 'Depth traversed (capped at TRIBUTARY_MAX_DEPTH).' })
   depth!: number;

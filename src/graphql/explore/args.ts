@@ -1,0 +1,42 @@
+import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { EntityKind, Granularity } from '../../lineage/types';
+import '../enums';
+
+@ArgsType()
+export class LineageBreaksArgs {
+  @Field(() => String, { nullable: true, description: 'Only datasets whose namespace starts with this.' })
+  namespace?: string | null;
+}
+
+@ArgsType()
+export class PathArgs {
+  @Field(() => ID, { description: 'A: dataset or job id (field id at FIELD granularity).' })
+  fromId!: string;
+
+  @Field(() => ID, { description: 'B: dataset or job id (field id at FIELD granularity).' })
+  toId!: string;
+
+  @Field(() => Granularity, { defaultValue: Granularity.DATASET, description: 'DATASET (default) or FIELD.' })
+  granularity!: Granularity;
+
+  @Field(() => Int, { defaultValue: 20, description: 'Longest path, in edges (at most 20).' })
+  maxLength!: number;
+
+  @Field(() => Int, { defaultValue: 1, description: 'How many paths (1 = the shortest; at most 20).' })
+  first!: number;
+}
+
+@ArgsType()
+export class SearchArgs {
+  @Field(() => String, { description: 'Words to find; every word must match (as a prefix).' })
+  text!: string;
+
+  @Field(() => [EntityKind], { nullable: true, description: 'Only these kinds.' })
+  kinds?: EntityKind[] | null;
+
+  @Field(() => Int, { defaultValue: 20, description: 'Page size (at most 100).' })
+  first!: number;
+
+  @Field(() => String, { nullable: true, description: 'endCursor of the previous page.' })
+  after?: string | null;
+}

@@ -1,0 +1,18 @@
+import { ArgsType, Field, ID, Int } from 'type-graphql';
+import { Direction } from '../../lineage/types';
+import '../enums';
+
+@ArgsType()
+export class TraceArgs {
+  @Field(() => ID, { description: 'A field id (datasetField:...) or dataset id.' })
+  nodeId!: string;
+
+  @Field(() => Direction, { defaultValue: Direction.UPSTREAM, description: 'UPSTREAM (default) or DOWNSTREAM; BOTH is BAD_INPUT.' })
+  direction!: Direction;
+
+  @Field(() => Int, { nullable: true, description: 'Hops to follow; defaults to TRIBUTARY_MAX_DEPTH.' })
+  depth?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'ISO-8601 time: trace lineage as it stood then.' })
+  asOf?: string | null;
+}

@@ -1,0 +1,189 @@
+import type { TxRunner } from '../graph/executor';
+import { Query } from '../graph/queries';
+import { Direction, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
+
+/**
+ * The one traversal engine: a bounded breadth-first search over the lineage graph, one step query
+ * per hop over the whole frontier, inside the caller's transaction (a consistent snapshot).
+ * Lineage, trace, blast radius, path and coverage gaps all walk through `traverse`.
+ *
+ * Contract:
+ * - Starts are at distance 0. Each node is reached once, at its shortest distance, by the first
+ *   row (in step-query order) that names it: its parent edge. Cycles terminate; diamonds cost no
+ *   path explosion.
+ * - An ALIAS row (another name of a frontier dataset, symlinks facet) reaches its node at the
+ *   frontier's distance and costs no hop; the step query already expanded the alias's own edges,
+ *   so it joins no frontier.
+ * - After the last hop (`depth`), one more step probes whether lineage continues: a new node there
+ *   truncates with DEPTH (and is not returned). Reaching more than `maxNodes` new nodes, or a step
+ *   returning `maxRowsPerHop` rows, truncates with NODE_LIMIT.
+ * - `edges` holds every row whose endpoints were both reached, in the order seen, with the hop that
+ *   produced it (depth + 1 for rows of the probe step between nodes already reached).
+ * - Which edge kinds are followed is the `follow` parameter (default: the mode's); each step query
+ *   honours it (see their headers).
+ */
+
+/** A row of a step query: one edge in data-flow direction between a frontier node and a neighbour. */
+export interface StepRow {
+  fromId: string;
+  toId: string;
+  /** ALIAS rows run frontier dataset → alias; the engine only reads this to recognise them. */
+  type?: string;
+  jobId?: string | null;
+  /** The neighbour the row reaches. */
+  node: EntityRef;
+}
+
+/** A row of the dataset/job and field expansions (cypher/lineage/expand-*.cypher). */
+export interface ExpandRow extends StepRow {
+  type: EdgeType;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  declared: boolean;
+  current: boolean;
+  types?: string[] | null;
+  subtypes?: string[] | null;
+}
+
+/** A row of a trace step (cypher/lineage/trace-*-step.cypher): through one job, field or dataset level. */
+export interface TraceRow extends StepRow {
+  jobId: string;
+  fromKind?: 'FIELD' | 'DATASET';
+  toKind?: 'FIELD' | 'DATASET';
+  granularity: Granularity;
+  types: string[] | null;
+  subtypes: string[] | null;
+  transformations: string | null;
+}
+
+/** What a walk is made of: its step queries, how a frontier becomes their parameters, what it follows. */
+export interface TraversalMode<R extends StepRow> {
+  readonly steps: Readonly<Record<FlowDirection, Query>>;
+  readonly follow: readonly EdgeType[];
+  frontier(nodes: readonly EntityRef[]): Record<string, unknown>;
+  /** Only a type marker for R (never read). */
+  readonly row?: R;
+}
+
+const idsOf = (nodes: readonly EntityRef[], kind: EntityKind) => nodes.filter((n) => n.kind === kind).map((n) => n.id);
+
+/** Datasets and jobs, joined by reads and writes (FEEDS, PRODUCES), symlinked names as ALIAS. */
+export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
+  steps: { [Direction.UPSTREAM]: Query.ExpandUpstream, [Direction.DOWNSTREAM]: Query.ExpandDownstream },
+  follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS],
+  frontier: (nodes) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB) }),
+};
+
+/** Fields, joined by column lineage through jobs (DERIVES). */
+export const FIELD_LINEAGE: TraversalMode<ExpandRow> = {
+  steps: { [Direction.UPSTREAM]: Query.ExpandFieldsUpstream, [Direction.DOWNSTREAM]: Query.ExpandFieldsDownstream },
+  follow: [EdgeType.DERIVES],
+  frontier: (nodes) => ({ fieldIds: idsOf(nodes, EntityKind.FIELD) }),
+};
+
+/**
+ * Fields through jobs at column level (DERIVES) where the job reports column lineage for the field,
+ * else the job's datasets at dataset level (FEEDS/PRODUCES), from where the walk goes on by dataset;
+ * writers and readers of symlinked names count (ALIAS).
+ */
+export const TRACE: TraversalMode<TraceRow> = {
+  steps: { [Direction.UPSTREAM]: Query.TraceUpstreamStep, [Direction.DOWNSTREAM]: Query.TraceDownstreamStep },
+  follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS, EdgeType.DERIVES],
+  frontier: (nodes) => ({
+    fields: nodes.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId })),
+    datasets: idsOf(nodes, EntityKind.DATASET),
+  }),
+};
+
+export interface TraversalRequest {
+  starts: readonly EntityRef[];
+  direction: FlowDirection;
+  /** Hops to follow (already checked and capped by the caller). */
+  depth: number;
+  /** ISO time: edges as they stood then; null: current edges. */
+  asOf: string | null;
+  /** Most nodes reached besides the starts. */
+  maxNodes: number;
+  /** Most rows one step may return (default maxNodes × 4). */
+  maxRowsPerHop?: number;
+  /** Edge kinds to follow (default: the mode's). */
+  follow?: readonly EdgeType[];
+}
+
+export interface Reached<R extends StepRow> {
+  node: EntityRef;
+  distance: number;
+  /** The row that first reached the node (null for a start). */
+  parent: R | null;
+}
+
+export interface Traversal<R extends StepRow> {
+  direction: FlowDirection;
+  depth: number;
+  /** The starts first, then every node in the order reached (so by distance). */
+  reached: Map<string, Reached<R>>;
+  /** Rows between reached nodes, in the order seen, with the hop of the step that returned them. */
+  edges: { row: R; hop: number }[];
+  /** Empty when complete; otherwise DEPTH or NODE_LIMIT (at most one). */
+  truncatedBy: TruncationReason[];
+  /** Nodes at this distance or more may have edges the walk did not see; null when complete. */
+  openFrom: number | null;
+}
+
+export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalMode<R>, req: TraversalRequest): Promise<Traversal<R>> {
+  const rowLimit = req.maxRowsPerHop ?? req.maxNodes * 4;
+  const follow = [...(req.follow ?? mode.follow)];
+  const reached = new Map<string, Reached<R>>(req.starts.map((n) => [n.id, { node: n, distance: 0, parent: null }]));
+  const edges: { row: R; hop: number }[] = [];
+  const done = (truncatedBy: TruncationReason[], openFrom: number | null): Traversal<R> => ({
+    direction: req.direction,
+    depth: req.depth,
+    reached,
+    edges,
+    truncatedBy,
+    openFrom,
+  });
+  let frontier: EntityRef[] = [...req.starts];
+  let added = 0;
+  for (let hop = 1; frontier.length > 0; hop++) {
+    const probing = hop > req.depth;
+    const rows = await tx.run<R>(mode.steps[req.direction], {
+      ...mode.frontier(frontier),
+      asOf: req.asOf,
+      follow,
+      limit: rowLimit,
+    });
+    const next: EntityRef[] = [];
+    for (const row of rows) {
+      const alias = row.type === EdgeType.ALIAS;
+      if (!reached.has(row.node.id)) {
+        if (probing && !alias) return done([TruncationReason.DEPTH], hop - 1);
+        if (added >= req.maxNodes) return done([TruncationReason.NODE_LIMIT], hop - 1);
+        added++;
+        reached.set(row.node.id, { node: row.node, distance: alias ? hop - 1 : hop, parent: row });
+        if (!alias && !probing) next.push(row.node);
+      }
+      edges.push({ row, hop });
+    }
+    if (rows.length >= rowLimit) return done([TruncationReason.NODE_LIMIT], hop - 1);
+    if (probing) break;
+    frontier = next;
+  }
+  return done([], null);
+}
+
+/** The id of the node a row was expanded from (ALIAS rows run frontier → alias in both directions). */
+export function parentIdOf(row: StepRow, direction: FlowDirection): string {
+  return row.type === EdgeType.ALIAS || direction === Direction.DOWNSTREAM ? row.fromId : row.toId;
+}
+
+/** The parent rows from a start to the node with this id, nearest the start first ([] for a start). */
+export function pathTo<R extends StepRow>(t: Traversal<R>, id: string): R[] {
+  const rows: R[] = [];
+  for (let r = t.reached.get(id); r?.parent; r = t.reached.get(parentIdOf(r.parent, t.direction))) rows.push(r.parent);
+  return rows.reverse();
+}
+
+/** The two single-direction walks of a direction (BOTH is UPSTREAM, then DOWNSTREAM). */
+export const flowsOf = (direction: Direction): FlowDirection[] =>
+  direction === Direction.BOTH ? [Direction.UPSTREAM, Direction.DOWNSTREAM] : [direction];
