@@ -45,6 +45,8 @@ const envSchema = z.object({
   TRIBUTARY_PLAN_WARMUP: z.enum(['true', 'false']).default('true'),
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(20000),
+  /** GraphQL schema introspection (what GraphiQL and codegen use); on unless set to false. */
+  TRIBUTARY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Comma-separated bootstrap servers; when set, `serve` also runs the Kafka ingestion worker. */
   KAFKA_BROKERS: z.string().min(1).optional(),
@@ -83,7 +85,7 @@ export interface Config {
   ingest: { key?: string; maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number; maxCoverageEdges: number };
   /** GraphQL operations deeper or costlier than this are rejected before they run. */
-  graphql: { maxDepth: number; maxComplexity: number };
+  graphql: { maxDepth: number; maxComplexity: number; introspection: boolean };
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -141,7 +143,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxNodes: e.TRIBUTARY_MAX_NODES,
       maxCoverageEdges: e.TRIBUTARY_MAX_COVERAGE_EDGES,
     },
-    graphql: { maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH, maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY },
+    graphql: {
+      maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH,
+      maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY,
+      introspection: e.TRIBUTARY_GRAPHQL_INTROSPECTION === 'true',
+    },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'true',
     kafka: e.KAFKA_BROKERS

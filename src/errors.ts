@@ -26,29 +26,47 @@ export interface ErrorDetail {
   reason?: string;
 }
 
+/**
+ * HTTP status of each code: the first is the default, the others the only alternatives an AppError
+ * may choose (`status`), each for the case named here.
+ *   BAD_INPUT 415: the body is not JSON, not of a JSON content type, or in an unknown encoding.
+ *   LIMIT_EXCEEDED 400: a GraphQL operation refused before it runs (depth, cost); 413 is for
+ *   request bodies (event, batch) over their byte or event limits.
+ */
+export const httpStatuses: Record<ErrorCode, readonly number[]> = {
+  [ErrorCode.BAD_INPUT]: [400, 415],
+  [ErrorCode.NOT_FOUND]: [404],
+  [ErrorCode.LIMIT_EXCEEDED]: [413, 400],
+  [ErrorCode.UNAUTHENTICATED]: [401],
+  [ErrorCode.UNAVAILABLE]: [503],
+  [ErrorCode.INTERNAL]: [500],
+};
+
+/** The one error type: a code from the closed set, a message for the client, details, an HTTP status. */
 export class AppError extends Error {
+  /** The HTTP status this error is answered with (one of httpStatuses[code]). */
+  readonly status: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details: ErrorDetail[] = [],
+    status?: number,
   ) {
     super(message);
     this.name = 'AppError';
+    const allowed = httpStatuses[code];
+    if (status !== undefined && !allowed.includes(status)) throw new Error(`HTTP ${status} is not a status of ${code}`);
+    this.status = status ?? allowed[0]!;
   }
 }
 
 export const badInput = (message: string, details: ErrorDetail[] = []) =>
   new AppError(ErrorCode.BAD_INPUT, message, details);
+/** A request body that is not JSON, or not in an accepted content type or encoding (HTTP 415). */
+export const unsupportedMediaType = (message: string) => new AppError(ErrorCode.BAD_INPUT, message, [], 415);
 export const notFound = (message: string) => new AppError(ErrorCode.NOT_FOUND, message);
-export const limitExceeded = (message: string) => new AppError(ErrorCode.LIMIT_EXCEEDED, message);
+/** Over a limit: a request body (HTTP 413), or a GraphQL operation refused before it runs (`status` 400). */
+export const limitExceeded = (message: string, status?: 400 | 413) => new AppError(ErrorCode.LIMIT_EXCEEDED, message, [], status);
 export const unavailable = (message: string) => new AppError(ErrorCode.UNAVAILABLE, message);
-
-/** HTTP status for each code. */
-export const httpStatus: Record<ErrorCode, number> = {
-  [ErrorCode.BAD_INPUT]: 400,
-  [ErrorCode.NOT_FOUND]: 404,
-  [ErrorCode.LIMIT_EXCEEDED]: 413,
-  [ErrorCode.UNAUTHENTICATED]: 401,
-  [ErrorCode.UNAVAILABLE]: 503,
-  [ErrorCode.INTERNAL]: 500,
-};
+export const unauthenticated = (message: string) => new AppError(ErrorCode.UNAUTHENTICATED, message);

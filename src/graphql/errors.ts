@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 
@@ -10,7 +10,8 @@ import type { Logger } from '../log';
  */
 export function formatError(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const unwrapped = unwrapResolverError(error);
+    const original = unwrapped instanceof GraphQLError && unwrapped.originalError instanceof AppError ? unwrapped.originalError : unwrapped;
     if (original instanceof AppError) {
       return {
         message: original.message,
@@ -20,9 +21,6 @@ export function formatError(log: Logger) {
       };
     }
     const code = String(formatted.extensions?.code ?? '');
-    if (code === ErrorCode.LIMIT_EXCEEDED) {
-      return { message: formatted.message, extensions: { code: ErrorCode.LIMIT_EXCEEDED } };
-    }
     if (['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST'].includes(code)) {
       return { message: formatted.message, locations: formatted.locations, extensions: { code: ErrorCode.BAD_INPUT } };
     }
@@ -32,4 +30,12 @@ export function formatError(log: Logger) {
     log.error('unexpected GraphQL error', { error: original, path: formatted.path });
     return { message: 'internal error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL } };
   };
+}
+
+/**
+ * An AppError as a GraphQLError for Apollo's request phases (before execution), carrying its code
+ * and HTTP status; formatError then answers it like any AppError.
+ */
+export function toGraphQLError(err: AppError): GraphQLError {
+  return new GraphQLError(err.message, { originalError: err, extensions: { code: err.code, http: { status: err.status } } });
 }

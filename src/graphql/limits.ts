@@ -1,7 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { type GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { ErrorCode } from '../errors';
+import { limitExceeded } from '../errors';
+import { toGraphQLError } from './errors';
 
 /**
  * Depth and cost limits, checked once the operation is parsed and validated and before any
@@ -44,8 +45,9 @@ export function queryLimitsPlugin(schema: GraphQLSchema, limits: QueryLimits): A
   };
 }
 
+/** A LIMIT_EXCEEDED AppError, as the GraphQLError Apollo answers with its status (400) before execution. */
 function limitError(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: ErrorCode.LIMIT_EXCEEDED, http: { status: 400 } } });
+  return toGraphQLError(limitExceeded(message, 400));
 }
 
 /** Deepest nesting of the operation's selections, fragments expanded. */

@@ -2,11 +2,11 @@ import { ApolloServer } from '@apollo/server';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
-import { AppError, ErrorCode, httpStatus } from '../errors';
+import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
 import { queryLimitsPlugin, type QueryLimits } from '../graphql/limits';
-import { HttpError, ingestRoutes } from '../ingest/http';
+import { ingestRoutes } from './ingest-routes';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { Ingestor } from '../ingest/ingestor';
 import type { Logger } from '../log';
@@ -26,7 +26,7 @@ export interface ServerDeps {
   committer: GroupCommitter;
   ingestKey?: string;
   limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
-  queryLimits: QueryLimits;
+  queryLimits: QueryLimits & { introspection: boolean };
   metrics: Metrics;
 }
 
@@ -69,6 +69,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     schema: deps.schema,
     formatError: formatError(deps.log),
     includeStacktraceInErrorResponses: false,
+    introspection: deps.queryLimits.introspection,
     plugins: [fastifyApolloDrainPlugin(app), queryLimitsPlugin(deps.schema, deps.queryLimits)],
   });
   await apollo.start();
@@ -77,26 +78,22 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 }
 
 function errorResponse(err: FastifyError | Error, log: Logger, where: string): { status: number; body: unknown } {
-  if (err instanceof AppError) {
-    const details = err.details.length ? { details: err.details } : {};
-    return { status: httpStatus[err.code], body: { error: { code: err.code, message: err.message, ...details } } };
-  }
-  if (err instanceof HttpError) {
-    return { status: err.statusCode, body: { error: { code: err.code, message: err.message } } };
-  }
-  const fe = err as FastifyError;
-  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: { error: { code: ErrorCode.LIMIT_EXCEEDED, message: 'request body exceeds the configured limit (TRIBUTARY_MAX_EVENT_BYTES, TRIBUTARY_MAX_BATCH_BYTES for batches)' } } };
-  }
-  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
-    return { status: 415, body: { error: { code: ErrorCode.BAD_INPUT, message: fe.message } } };
-  }
-  if (fe.code === 'Z_DATA_ERROR' || fe.code === 'Z_BUF_ERROR') {
-    return { status: 415, body: { error: { code: ErrorCode.BAD_INPUT, message: 'the body is not valid gzip' } } };
-  }
-  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
-    return { status: fe.statusCode, body: { error: { code: ErrorCode.BAD_INPUT, message: fe.message } } };
+  const known = err instanceof AppError ? err : fromFastify(err as FastifyError);
+  if (known) {
+    const details = known.details.length ? { details: known.details } : {};
+    return { status: known.status, body: { error: { code: known.code, message: known.message, ...details } } };
   }
   log.error('unexpected error', { where, error: err });
   return { status: 500, body: { error: { code: ErrorCode.INTERNAL, message: 'internal error' } } };
+}
+
+/** Fastify's own client errors (body limit, content type, gzip, other 4xx) as AppErrors; null for anything else. */
+function fromFastify(fe: FastifyError): AppError | null {
+  if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return limitExceeded('request body exceeds the configured limit (TRIBUTARY_MAX_EVENT_BYTES, TRIBUTARY_MAX_BATCH_BYTES for batches)');
+  }
+  if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return unsupportedMediaType(fe.message);
+  if (fe.code === 'Z_DATA_ERROR' || fe.code === 'Z_BUF_ERROR') return unsupportedMediaType('the body is not valid gzip');
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) return badInput(fe.message);
+  return null;
 }

@@ -31,4 +31,32 @@ describe('query limits', () => {
     const small = await svc.graphql(`{ blastRadius(nodeId: "dataset:a:b", first: 10) { items { id } } }`);
     assert.equal(small.errors![0].extensions.code, 'NOT_FOUND');
   });
+
+  it('answers a refused operation with HTTP 400 and the LIMIT_EXCEEDED code, never a stack trace', async () => {
+    const res = await svc.post('/graphql', JSON.stringify({ query: '{ blastRadius(nodeId: "dataset:a:b", first: 500) { items { id kind name distance via owners } } }' }));
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.deepEqual(Object.keys(res.body.errors[0].extensions), ['code']);
+    assert.equal(res.body.errors[0].extensions.code, 'LIMIT_EXCEEDED');
+  });
+});
+
+describe('introspection', () => {
+  const INTROSPECT = '{ __schema { queryType { name } } }';
+
+  it('is on by default and off with TRIBUTARY_GRAPHQL_INTROSPECTION=false', async () => {
+    const on = await svc.graphql(INTROSPECT);
+    assert.equal(on.data.__schema.queryType.name, 'Query');
+    const closed = await startService({ TRIBUTARY_GRAPHQL_INTROSPECTION: 'false' });
+    try {
+      const off = await closed.graphql(INTROSPECT);
+      assert.equal(off.data, undefined);
+      assert.equal(off.errors![0].extensions.code, 'BAD_INPUT');
+      assert.match(off.errors![0].message, /introspection/i);
+      // Ordinary queries still work.
+      const lookup = await closed.graphql('{ dataset(id: "dataset:a:b") { id } }');
+      assert.deepEqual(lookup, { data: { dataset: null } });
+    } finally {
+      await closed.close();
+    }
+  });
 });

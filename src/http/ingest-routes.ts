@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ErrorCode } from '../errors';
-import type { GroupCommitter } from './group-commit';
+import { badInput, limitExceeded, unauthenticated, unsupportedMediaType } from '../errors';
+import type { GroupCommitter } from '../ingest/group-commit';
+import { outcomeLabel, type IngestItem, type Ingestor } from '../ingest/ingestor';
 import type { Metrics } from '../metrics';
-import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 
 /**
  * The OpenLineage HTTP transport contract, so an OpenLineage client works with only
@@ -35,16 +35,6 @@ export interface IngestHttpOptions {
   metrics?: Metrics;
 }
 
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions): Promise<void> {
   // Encapsulated: this JSON parser (exact text kept for storage) applies to these routes only.
   app.removeContentTypeParser(['application/json', 'text/plain']);
@@ -55,21 +45,18 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
       const text = body as string;
       const limit = req.url.startsWith('/api/v1/lineage/batch') ? opts.maxBatchBytes : opts.maxEventBytes;
       if (Buffer.byteLength(text) > limit) {
-        done(new HttpError(413, ErrorCode.LIMIT_EXCEEDED, `request body exceeds the limit of ${limit} bytes`), undefined);
+        done(limitExceeded(`request body exceeds the limit of ${limit} bytes`), undefined);
         return;
       }
       try {
         done(null, { raw: text, value: JSON.parse(text) } satisfies IngestItem);
       } catch {
-        done(new HttpError(415, ErrorCode.BAD_INPUT, 'the request body is not valid JSON'), undefined);
+        done(unsupportedMediaType('the request body is not valid JSON'), undefined);
       }
     },
   );
   app.addContentTypeParser('*', (req, _payload, done) => {
-    done(
-      new HttpError(415, ErrorCode.BAD_INPUT, `Content-Type must be application/json (got ${req.headers['content-type'] ?? 'none'})`),
-      undefined,
-    );
+    done(unsupportedMediaType(`Content-Type must be application/json (got ${req.headers['content-type'] ?? 'none'})`), undefined);
   });
 
   app.addHook('onRequest', async (req) => checkKey(req, opts.key));
@@ -81,7 +68,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
       delete req.headers['content-length'];
       return payload.pipe(zlib.createGunzip());
     }
-    throw new HttpError(415, ErrorCode.BAD_INPUT, `Content-Encoding ${encoding} is not supported (use gzip or none)`);
+    throw unsupportedMediaType(`Content-Encoding ${encoding} is not supported (use gzip or none)`);
   });
 
   app.addHook('onResponse', async (req, reply) => {
@@ -94,7 +81,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
   app.post('/api/v1/lineage', async (req: FastifyRequest, reply: FastifyReply) => {
     const item = requireBody(req);
     if (Array.isArray(item.value)) {
-      throw new AppError(ErrorCode.BAD_INPUT, 'one event per request here; send arrays to /api/v1/lineage/batch');
+      throw badInput('one event per request here; send arrays to /api/v1/lineage/batch');
     }
     const outcome = await opts.committer.submit(item);
     opts.metrics?.ingestEvents.inc({ transport: 'http', outcome: outcomeLabel(outcome) });
@@ -106,10 +93,10 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     const body = requireBody(req).value;
     const events = Array.isArray(body) ? body : (body as { events?: unknown } | null)?.events;
     if (!Array.isArray(events)) {
-      throw new AppError(ErrorCode.BAD_INPUT, 'a batch is a JSON array of OpenLineage events (or {"events": [...]})');
+      throw badInput('a batch is a JSON array of OpenLineage events (or {"events": [...]})');
     }
     if (events.length > opts.maxBatchEvents) {
-      throw new HttpError(413, ErrorCode.LIMIT_EXCEEDED, `a batch holds at most ${opts.maxBatchEvents} events (got ${events.length})`);
+      throw limitExceeded(`a batch holds at most ${opts.maxBatchEvents} events (got ${events.length})`);
     }
     const outcomes = await opts.ingestor.ingest(events.map((value) => ({ raw: JSON.stringify(value), value })));
     for (const o of outcomes) opts.metrics?.ingestEvents.inc({ transport: 'batch', outcome: outcomeLabel(o) });
@@ -124,7 +111,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
 
 function requireBody(req: FastifyRequest): IngestItem {
   const item = req.body as IngestItem | undefined;
-  if (!item) throw new HttpError(415, ErrorCode.BAD_INPUT, 'a JSON body is required');
+  if (!item) throw unsupportedMediaType('a JSON body is required');
   return item;
 }
 
@@ -135,6 +122,6 @@ function checkKey(req: FastifyRequest, key: string | undefined): void {
   const given = Buffer.from(m?.[1]?.trim() ?? '');
   const expected = Buffer.from(key);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw new AppError(ErrorCode.UNAUTHENTICATED, 'missing or invalid ingest key: send Authorization: Bearer <key>');
+    throw unauthenticated('missing or invalid ingest key: send Authorization: Bearer <key>');
   }
 }
