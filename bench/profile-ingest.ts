@@ -53,7 +53,7 @@ async function main() {
   const tributary = async (batches: Batch[]) => {
     for (const b of batches) {
       await clock('(transaction)', () =>
-        core.executor.writeTx((tx) => clock('(work before commit)', async () => {
+        core.executor.writeTx('ingest', (tx) => clock('(work before commit)', async () => {
           let chain: Promise<unknown> = Promise.resolve();
           const timedTx: TxRunner = {
             run: <Row>(q: Query, p?: Record<string, unknown>) => {

@@ -57,7 +57,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics)
   const driver = createDriver(config.neo4j);
   try {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
-    const executor = new Executor(driver, queries, config.neo4j.database);
+    const executor = new Executor(driver, queries, { database: config.neo4j.database, log: config.logLevel === 'debug' ? log : undefined });
     await applySchema(executor, statements);
     return { driver, executor, ingestor: new Ingestor(executor, log, metrics), statements, warmUp: (firstOnly) => warmUpPlans(executor, shapes, log, firstOnly) };
   } catch (err) {

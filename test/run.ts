@@ -12,7 +12,9 @@ import { startKafka, type KafkaBroker } from './support/kafka-broker';
  * TEST_KAFKA_BROKERS uses an existing one). Without NEO4J_URI it provisions and starts the embedded Neo4j
  * on a free port with its own store under <TRIBUTARY_HOME>/test (recreated for each run, never the
  * service's store), and stops it afterwards. Tests isolate themselves by namespace, so they also
- * run against a shared server given by NEO4J_URI. Extra arguments filter files by substring.
+ * run against a shared server given by NEO4J_URI. Extra arguments filter files by substring
+ * (`npm test -- unit` runs the unit tier); only the services the selected tiers need are started
+ * (unit: none, so no Java; cypher and api: Neo4j; kafka: Neo4j and the broker).
  */
 async function main(): Promise<number> {
   const config = loadConfig();
@@ -27,9 +29,13 @@ async function main(): Promise<number> {
   let kafka: KafkaBroker | null = null;
   const env: NodeJS.ProcessEnv = { ...process.env };
   const started = Date.now();
+  // Tiers: unit needs nothing; cypher and api need Neo4j; kafka needs Neo4j and a broker.
+  const tierOf = (f: string) => path.relative(path.resolve(__dirname), f).split(path.sep)[0];
+  const needsNeo4j = files.some((f) => tierOf(f) !== 'unit');
+  const needsKafka = files.some((f) => tierOf(f) === 'kafka');
   await Promise.all([
     (async () => {
-      if (config.neo4j) return;
+      if (config.neo4j || !needsNeo4j) return;
       const home = path.join(config.embedded.home, 'test');
       fs.rmSync(home, { recursive: true, force: true });
       neo4j = await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '1g', pageCache: '256m' }, log);
@@ -37,7 +43,7 @@ async function main(): Promise<number> {
       env.NEO4J_URI = neo4j.uri;
     })(),
     (async () => {
-      if (process.env.TEST_KAFKA_BROKERS) return;
+      if (process.env.TEST_KAFKA_BROKERS || !needsKafka) return;
       kafka = await startKafka(path.join(config.embedded.home, 'test-kafka'), config.embedded.searchPath, config.embedded.javaHome);
       process.stdout.write(`Kafka (KRaft) for tests at ${kafka.bootstrap} (started in ${Date.now() - started} ms)\n`);
       env.TEST_KAFKA_BROKERS = kafka.bootstrap;

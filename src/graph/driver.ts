@@ -8,7 +8,6 @@ import type { Neo4jConnection } from '../config';
 export function createDriver(conn: Neo4jConnection): Driver {
   const auth = conn.password !== undefined ? neo4j.auth.basic(conn.user, conn.password) : undefined;
   return neo4j.driver(conn.uri, auth, {
-    disableLosslessIntegers: true,
     maxConnectionPoolSize: 50,
     connectionAcquisitionTimeout: 30_000,
     maxTransactionRetryTime: 15_000,

@@ -1,11 +1,21 @@
 import neo4j, { type Driver, type ManagedTransaction, type Session, type SessionConfig } from 'neo4j-driver';
 import { AppError, ErrorCode, unavailable } from '../errors';
 import { toPlain } from './mappers';
+import type { Logger } from '../log';
 import type { Query, QueryTexts } from './queries';
 
 /** Runs named queries inside one transaction. */
 export interface TxRunner {
   run<Row = Record<string, unknown>>(query: Query, params?: Record<string, unknown>): Promise<Row[]>;
+}
+
+/** What a transaction is for: its name in the transaction metadata (SHOW TRANSACTIONS, query.log). */
+export type TxName = string;
+
+export interface ExecutorOptions {
+  database?: string;
+  /** Given at debug level only: one line per query with its name, parameter sizes, rows and time. */
+  log?: Logger;
 }
 
 /**
@@ -14,49 +24,42 @@ export interface TxRunner {
  * All sessions share the driver's bookmark manager, so a read issued after a write this process
  * committed sees that write, also on a cluster. Transient errors are retried by the driver's
  * transaction functions; a lost connection becomes UNAVAILABLE.
+ *
+ * Naming: every transaction carries metadata `{app: 'tributary', tx: <name>}` (a single query's
+ * transaction is named by its .cypher file, a multi-query one by its caller), and every query text
+ * starts with a comment naming its file, so a slow query in Neo4j's query.log or in
+ * `SHOW TRANSACTIONS` points at cypher/<file>.
  */
 export class Executor {
+  private readonly texts: Readonly<Record<Query, string>>;
+  private readonly log?: Logger;
+  private readonly database?: string;
+
   constructor(
     private readonly driver: Driver,
-    private readonly queries: QueryTexts,
-    private readonly database?: string,
-  ) {}
+    queries: QueryTexts,
+    options: ExecutorOptions = {},
+  ) {
+    this.texts = Object.fromEntries(
+      Object.entries(queries).map(([name, text]) => [name, `// ${APP}: ${name}.cypher\n${text}`]),
+    ) as Record<Query, string>;
+    this.log = options.log;
+    this.database = options.database;
+  }
 
-  /** One query in its own read transaction. */
+  /** One query in its own read transaction, named by the query. */
   read<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.readTx((tx) => tx.run<Row>(query, params));
+    return this.readTx(query, (tx) => tx.run<Row>(query, params));
   }
 
   /** Several queries in one read transaction (a consistent snapshot). */
-  readTx<T>(work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx))));
+  readTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
+    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), this.txConfig(name)));
   }
 
   /** Several queries in one write transaction; retried as a whole on transient errors. */
-  writeTx<T>(work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    return this.session(neo4j.session.WRITE, (s) => s.executeWrite((tx) => work(this.runner(tx))));
-  }
-
-  /**
-   * PROFILEs one named read query (for tests and diagnostics): the operators of its executed plan,
-   * depth first, and the total database hits.
-   */
-  profile(query: Query, params: Record<string, unknown>): Promise<{ operators: string[]; dbHits: number; rows: number }> {
-    return this.session(neo4j.session.READ, (s) =>
-      s.executeRead(async (tx) => {
-        const result = await tx.run(`PROFILE ${this.queries[query]}`, params);
-        const operators: string[] = [];
-        let dbHits = 0;
-        const walk = (p: { operatorType: string; dbHits: number; children: unknown[] }) => {
-          operators.push(p.operatorType.replace(/@.*$/, ''));
-          dbHits += Number(p.dbHits);
-          p.children.forEach((c) => walk(c as typeof p));
-        };
-        const profile = result.summary.profile;
-        if (profile) walk(profile as unknown as { operatorType: string; dbHits: number; children: unknown[] });
-        return { operators, dbHits, rows: result.records.length };
-      }),
-    );
+  writeTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
+    return this.session(neo4j.session.WRITE, (s) => s.executeWrite((tx) => work(this.runner(tx)), this.txConfig(name)));
   }
 
   /**
@@ -65,26 +68,34 @@ export class Executor {
    */
   explain(query: Query, params: Record<string, unknown>, write: boolean): Promise<void> {
     return this.session(write ? neo4j.session.WRITE : neo4j.session.READ, async (s) => {
-      const work = (tx: ManagedTransaction) => tx.run(`EXPLAIN ${this.queries[query]}`, params);
-      await (write ? s.executeWrite(work) : s.executeRead(work));
+      const work = (tx: ManagedTransaction) => tx.run(`EXPLAIN ${this.texts[query]}`, params);
+      const config = this.txConfig(`explain ${query}`);
+      await (write ? s.executeWrite(work, config) : s.executeRead(work, config));
     });
   }
 
   /**
-   * A schema statement (constraint or index DDL) from cypher/schema/, in its own write transaction.
-   * Only schema.ts calls this, with statements loaded from files, never with user input.
+   * A schema statement (constraint or index DDL, or the wait for indexes) from cypher/schema/, in
+   * its own write transaction. Only schema.ts calls this, with statements loaded from files.
    */
   schema(statement: string): Promise<void> {
     return this.session(neo4j.session.WRITE, async (s) => {
-      await s.executeWrite((tx) => tx.run(statement));
+      await s.executeWrite((tx) => tx.run(statement), this.txConfig('schema'));
     });
+  }
+
+  private txConfig(name: TxName) {
+    return { metadata: { app: APP, tx: name } };
   }
 
   private runner(tx: ManagedTransaction): TxRunner {
     return {
       run: async <Row>(query: Query, params: Record<string, unknown> = {}) => {
-        const result = await tx.run(this.queries[query], params);
-        return result.records.map((r) => toPlain(r.toObject()) as Row);
+        const started = this.log ? performance.now() : 0;
+        const result = await tx.run(this.texts[query], params);
+        const rows = result.records.map((r) => toPlain(r.toObject()) as Row);
+        this.log?.debug('query', { query, params: sizesOf(params), rows: rows.length, ms: Math.round((performance.now() - started) * 10) / 10 });
+        return rows;
       },
     };
   }
@@ -103,6 +114,17 @@ export class Executor {
       await session.close();
     }
   }
+}
+
+const APP = 'tributary';
+
+/** Parameter sizes for the debug log: list lengths, string lengths, keys of maps; never values. */
+function sizesOf(params: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    out[k] = Array.isArray(v) ? `list(${v.length})` : typeof v === 'string' ? `string(${v.length})` : v === null ? 'null' : typeof v === 'object' ? `map(${Object.keys(v as object).length})` : typeof v;
+  }
+  return out;
 }
 
 /** Connection-level and retriable failures become UNAVAILABLE; everything else passes through unchanged. */

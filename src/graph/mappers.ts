@@ -1,13 +1,18 @@
-import { isDate, isDateTime, isDuration, isInt, isLocalDateTime, isLocalTime, isNode, isRelationship, isTime } from 'neo4j-driver';
+import { type Integer, isDate, isDateTime, isDuration, isInt, isLocalDateTime, isLocalTime, isNode, isRelationship, isTime } from 'neo4j-driver';
 
 /**
- * Neo4j values → plain JSON-friendly values. Integers become numbers (ids and counts stay far below
- * 2^53), temporal values ISO strings, nodes and relationships their property maps. Queries in
- * cypher/ return maps and scalars, so nodes only appear here by mistake, and still map sanely.
+ * The one place Neo4j values become plain JSON-friendly values (the driver returns them as Neo4j
+ * types: lossless Integers). Integers become numbers (counts and sizes stay far below 2^53; one
+ * beyond that becomes its decimal string rather than a wrong number), temporal values ISO strings,
+ * nodes and relationships their property maps. Queries in cypher/ return maps and scalars, so nodes
+ * only appear here by mistake, and still map sanely.
  */
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  if (isInt(value)) return (value as { toNumber(): number }).toNumber();
+  if (isInt(value)) {
+    const int = value as Integer;
+    return int.inSafeRange() ? int.toNumber() : int.toString();
+  }
   if (
     isDate(value as object) ||
     isDateTime(value as object) ||

@@ -40,7 +40,6 @@ export enum Query {
   NodeExists = 'lineage/node-exists',
   TraceUpstreamStep = 'lineage/trace-upstream-step',
   TraceDownstreamStep = 'lineage/trace-downstream-step',
-  DumpNamespaces = 'admin/dump-namespaces',
   DeleteProjection = 'admin/delete-projection',
   EventsPage = 'admin/events-page',
   CountEvents = 'admin/count-events',

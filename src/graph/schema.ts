@@ -7,7 +7,8 @@ import { defaultCypherDir, listCypherFiles } from './queries';
 /**
  * Graph schema: constraints and indexes from cypher/schema/*.cypher, in file order. Each file holds
  * `;`-terminated statements, all idempotent (IF NOT EXISTS), so applying them at every start-up is
- * safe. `isSchemaApplied` checks that every named constraint and index exists and is ONLINE.
+ * safe; `CALL db.awaitIndexes(<seconds>)` statements run last. `isSchemaApplied` checks that every
+ * named constraint and index exists and is ONLINE.
  */
 
 export interface SchemaStatement {
@@ -15,8 +16,19 @@ export interface SchemaStatement {
   text: string;
 }
 
+/** The named, idempotent constraint and index statements of cypher/schema/, in file order. */
 export function loadSchemaStatements(dir: string = defaultCypherDir()): SchemaStatement[] {
-  const out: SchemaStatement[] = [];
+  return parseSchemaFiles(dir).statements;
+}
+
+/** The `CALL db.awaitIndexes(...)` statements of cypher/schema/, run after all the others. */
+export function loadSchemaWaits(dir: string = defaultCypherDir()): string[] {
+  return parseSchemaFiles(dir).waits;
+}
+
+function parseSchemaFiles(dir: string): { statements: SchemaStatement[]; waits: string[] } {
+  const statements: SchemaStatement[] = [];
+  const waits: string[] = [];
   for (const rel of listCypherFiles(dir).filter((f) => f.startsWith('schema/'))) {
     const body = fs
       .readFileSync(path.join(dir, rel), 'utf8')
@@ -24,17 +36,21 @@ export function loadSchemaStatements(dir: string = defaultCypherDir()): SchemaSt
       .filter((l) => !l.trim().startsWith('//'))
       .join('\n');
     for (const stmt of body.split(';').map((s) => s.trim()).filter(Boolean)) {
+      if (/^CALL\s+db\.awaitIndexes\(\s*\d+\s*\)$/i.test(stmt)) {
+        waits.push(stmt);
+        continue;
+      }
       const name = /^CREATE\s+(?:CONSTRAINT|(?:FULLTEXT\s+|RANGE\s+|TEXT\s+|POINT\s+)?INDEX)\s+(\w+)/i.exec(stmt)?.[1];
-      if (!name) throw new Error(`${rel}: every schema statement must create a named constraint or index: ${stmt}`);
-      out.push({ name, text: stmt });
+      if (!name) throw new Error(`${rel}: every schema statement must create a named constraint or index, or be CALL db.awaitIndexes(<s>): ${stmt}`);
+      statements.push({ name, text: stmt });
     }
   }
-  return out;
+  return { statements, waits };
 }
 
-export async function applySchema(executor: Executor, statements: SchemaStatement[]): Promise<void> {
+export async function applySchema(executor: Executor, statements: SchemaStatement[], waits: string[] = loadSchemaWaits()): Promise<void> {
   for (const s of statements) await executor.schema(s.text);
-  await executor.schema('CALL db.awaitIndexes(300)');
+  for (const w of waits) await executor.schema(w);
 }
 
 export async function isSchemaApplied(executor: Executor, statements: SchemaStatement[]): Promise<boolean> {

@@ -85,7 +85,7 @@ export class Ingestor {
   private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
       const timer = this.metrics?.projectionSeconds.startTimer();
-      const created = await this.executor.writeTx((tx) => storeAndProject(tx, events));
+      const created = await this.executor.writeTx('ingest', (tx) => storeAndProject(tx, events));
       timer?.();
       this.metrics?.projectionBatch.observe(events.length);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
@@ -120,7 +120,7 @@ export async function projectStored(executor: Executor, raws: string[]): Promise
     }
   }
   const compact = compactPlan(plan);
-  await executor.writeTx((tx) => writePlan(tx, compact));
+  await executor.writeTx('reproject', (tx) => writePlan(tx, compact));
   return { projected: raws.length - invalid, invalid };
 }
 

@@ -28,7 +28,7 @@ export async function reproject(
   const state: ReprojectProgress = { phase: 'delete', deleted: 0, replayed: 0, total: 0, invalid: 0 };
   for (const phase of [1, 2]) {
     for (;;) {
-      const [row] = await executor.writeTx((tx) =>
+      const [row] = await executor.writeTx(Query.DeleteProjection, (tx) =>
         tx.run<{ deleted: number }>(Query.DeleteProjection, { prefix, phase, limit: 5000 }),
       );
       if (!row || row.deleted === 0) break;

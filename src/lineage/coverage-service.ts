@@ -139,7 +139,7 @@ export class CoverageService {
     const out = new Map<string, { datasets: number; jobs: number; truncated: boolean }>();
     if (datasetIds.length === 0) return out;
     const { maxDepth, maxNodes, maxCoverageEdges } = this.limits;
-    const walk = await this.executor.readTx((tx) =>
+    const walk = await this.executor.readTx('coverageGaps', (tx) =>
       traverse(tx, DATASET_LINEAGE, {
         starts: datasetIds.map((id) => ({ id, kind: EntityKind.DATASET, namespace: '', name: '' })),
         direction: Direction.DOWNSTREAM,

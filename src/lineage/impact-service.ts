@@ -100,7 +100,7 @@ export class ImpactService {
    * the jobs of its hops are items too (at the distance of their first hop).
    */
   private walk(nodeId: string, depth: number): Promise<{ items: ImpactItem[]; truncatedBy: TruncationReason[] }> {
-    return this.executor.readTx(async (tx) => {
+    return this.executor.readTx('blastRadius', async (tx) => {
       const start = await findStart(tx, nodeId, EntityKind.DATASET, EntityKind.FIELD);
       if (start.kind === EntityKind.FIELD) {
         const t = await this.traces.walk(tx, start, Direction.DOWNSTREAM, depth, null);

@@ -47,7 +47,7 @@ export class LineageService {
     const { granularity } = options;
     const asOf = optionalTime(options.asOf);
     const field = granularity === Granularity.FIELD;
-    return this.executor.readTx(async (tx) => {
+    return this.executor.readTx('lineage', async (tx) => {
       const root = await findStart(tx, nodeId, ...(field ? [EntityKind.FIELD] : [EntityKind.DATASET, EntityKind.JOB]));
       const nodes = new Map<string, LineageNode>([[root.id, { ...root, distance: 0, side: Side.ROOT }]]);
       const edges = new Map<string, LineageEdge>();

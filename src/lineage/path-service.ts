@@ -52,7 +52,7 @@ export class PathService {
     checkFirst(first, MAX_PATHS);
     const field = granularity === Granularity.FIELD;
     const kinds = field ? [EntityKind.FIELD] : [EntityKind.DATASET, EntityKind.JOB];
-    const walk = await this.executor.readTx(async (tx) => {
+    const walk = await this.executor.readTx('path', async (tx) => {
       const [from, to] = [await findStart(tx, fromId, ...kinds), await findStart(tx, toId, ...kinds)];
       const t = await traverse(tx, field ? FIELD_LINEAGE : DATASET_LINEAGE, {
         starts: [from],

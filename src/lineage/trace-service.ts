@@ -60,7 +60,7 @@ export class TraceService {
     if (direction === Direction.BOTH) throw badInput('a trace follows one direction: UPSTREAM or DOWNSTREAM');
     const depth = checkDepth(requestedDepth, this.limits.maxDepth);
     const asOf = optionalTime(asOfText);
-    return this.executor.readTx(async (tx) => {
+    return this.executor.readTx('trace', async (tx) => {
       const start: TraceNode = { ...(await findStart(tx, nodeId, EntityKind.FIELD, EntityKind.DATASET)), distance: 0 };
       const walk = await this.walk(tx, start, direction, depth, asOf);
       return { ...traceOf(walk), start, asOf };

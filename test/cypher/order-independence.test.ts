@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dumpNamespaces, type GraphDump } from '../../src/graph/dump';
+import { dumpNamespaces, type GraphDump } from '../support/dump';
 import { reproject } from '../../src/ingest/reproject';
 import { startService, type TestService } from '../support/app';
 import { generateEvents, rng, shuffle } from '../support/generate';
@@ -47,7 +47,7 @@ describe('order and duplicate independence (generated runs)', () => {
         await svc.app.ingestor.ingest(items(tripled.slice(i, i + size)));
         i += size;
       }
-      const dumps = await Promise.all(prefixes.map(async (p) => normalised(p, await dumpNamespaces(svc.app.executor, p))));
+      const dumps = await Promise.all(prefixes.map(async (p) => normalised(p, await dumpNamespaces(svc.app, p))));
       assert.ok(dumps[0]!.length > 150, `graph size ${dumps[0]!.length}`);
       assertSame(dumps[0]!, dumps[1]!, 'shuffled');
       assertSame(dumps[0]!, dumps[2]!, 'triplicated');
@@ -57,14 +57,14 @@ describe('order and duplicate independence (generated runs)', () => {
   it('re-projection from stored events rebuilds the same graph', async () => {
     const prefix = uniquePrefix('reproject');
     await svc.app.ingestor.ingest(items(generateEvents(prefix, 42)));
-    const before = await dumpNamespaces(svc.app.executor, prefix);
+    const before = await dumpNamespaces(svc.app, prefix);
     const progress: string[] = [];
     const result = await reproject(svc.app.executor, prefix, (p) => progress.push(p.phase), 7);
     assert.equal(result.replayed, 8 * 3 * 3);
     assert.equal(result.invalid, 0);
     assert.ok(result.deleted >= before.nodes.length - 1, `deleted ${result.deleted}`);
     assert.ok(progress.includes('delete') && progress.includes('replay'));
-    const after = await dumpNamespaces(svc.app.executor, prefix);
+    const after = await dumpNamespaces(svc.app, prefix);
     assertSame(normalised(prefix, before), normalised(prefix, after), 'reprojected');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dumpNamespaces, type GraphDump } from '../../src/graph/dump';
+import { dumpNamespaces, type GraphDump } from '../support/dump';
 import { Query } from '../../src/graph/queries';
 import { datasetId, fieldId, jobId, runId } from '../../src/ids';
 import { startService, type TestService } from '../support/app';
@@ -33,7 +33,7 @@ describe('facets', () => {
         runEvent(ns, { job: 'j', outputs: ['t'], eventTime: T(3), datasetFacets: { t: { ownership: { _deleted: true } } } }),
       ];
       for (const e of order === 'forward' ? events : [...events].reverse()) await ingest([e]);
-      const d = node(await dumpNamespaces(svc.app.executor, ns), datasetId(ns, 't'))!;
+      const d = node(await dumpNamespaces(svc.app, ns), datasetId(ns, 't'))!;
       assert.equal(d.description, 'v2', order);
       assert.equal(JSON.parse(d['facet.documentation'] as string).description, 'v2');
       assert.equal(d['facet.ownership'], undefined, 'deleted facet');
@@ -55,7 +55,7 @@ describe('facets', () => {
     e.inputs[0].inputFacets = { dataQualityMetrics: { rowCount: 10, columnMetrics: {} } };
     e.outputs[0].outputFacets = { outputStatistics: { rowCount: 7, size: 100 } };
     await ingest([e]);
-    const dump = await dumpNamespaces(svc.app.executor, ns);
+    const dump = await dumpNamespaces(svc.app, ns);
     assert.equal(JSON.parse(rels(dump, 'INPUT_TO')[0]!.props['facet.dataQualityMetrics'] as string).rowCount, 10);
     assert.equal(JSON.parse(rels(dump, 'OUTPUT_TO')[0]!.props['facet.outputStatistics'] as string).rowCount, 7);
   });
@@ -78,7 +78,7 @@ describe('event kinds', () => {
       dataset: { namespace: ns, name: 'model', facets: { schema: { fields: [{ name: 'id', type: 'int' }] } } },
     };
     await ingest([jobEvent, datasetEvent]);
-    const dump = await dumpNamespaces(svc.app.executor, ns);
+    const dump = await dumpNamespaces(svc.app, ns);
     assert.deepEqual(dump.nodes.filter((n) => n.labels.includes('Run')), []);
     assert.deepEqual(rels(dump, 'FEEDS').map((r) => [r.from, r.to, r.props.current, r.props.staticAt]), [[datasetId(ns, 'src'), jobId(ns, 'designed'), true, T(1)]]);
     assert.equal(node(dump, jobId(ns, 'designed'))!.integration, 'DBT');
@@ -117,7 +117,7 @@ describe('current and historical lineage', () => {
         runEvent(ns, { job: 'j', eventType: 'COMPLETE', eventTime: T(11), runId: isolatedRunId(ns, '22222222-2222-4222-8222-222222222222'), outputs: ['t'] }),
       ];
       for (const e of order === 'forward' ? events : [...events].reverse()) await ingest([e]);
-      const dump = await dumpNamespaces(svc.app.executor, ns);
+      const dump = await dumpNamespaces(svc.app, ns);
       const feeds = rels(dump, 'FEEDS').map((r) => [r.from, r.props.current, r.props.firstSeen, r.props.lastSeen, r.props.lastRunId]);
       assert.deepEqual(
         feeds,
@@ -157,7 +157,7 @@ describe('column lineage facet', () => {
       },
     };
     await ingest([e]);
-    const dump = await dumpNamespaces(svc.app.executor, ns);
+    const dump = await dumpNamespaces(svc.app, ns);
     const fieldNames = dump.nodes.filter((n) => n.labels.includes('Field')).map((n) => n.props.name).sort();
     assert.deepEqual(fieldNames, ['amount', 'customer', 'customer.id', 'customer.tier', 'customer_id', 'total']);
     const derives = Object.fromEntries(rels(dump, 'DERIVES').map((r) => [r.to, r.props]));
@@ -200,7 +200,7 @@ describe('dataset names', () => {
         datasetFacets: { '/db/orders': { symlinks: { identifiers: [{ namespace: `${ns}hive://metastore`, name: 'db.orders', type: 'TABLE' }] } } },
       }),
     ]);
-    const dump = await dumpNamespaces(svc.app.executor, ns);
+    const dump = await dumpNamespaces(svc.app, ns);
     const links = rels(dump, 'SYMLINK');
     assert.deepEqual(
       links.map((r) => [r.from, r.to, r.props.type, r.props.reason]),

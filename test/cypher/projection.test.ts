@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dumpNamespaces, type GraphDump } from '../../src/graph/dump';
+import { dumpNamespaces, type GraphDump } from '../support/dump';
 import { datasetId, fieldId, jobId } from '../../src/ids';
 import type { IngestItem } from '../../src/ingest/ingestor';
 import { docsOf, manifest } from '../support/corpus';
@@ -39,10 +39,10 @@ describe('projection of the complete corpus', () => {
     const prefix = uniquePrefix('twice');
     const items = itemsOf(completeCorpus(prefix).map((d) => d.value));
     await svc.app.ingestor.ingest(items);
-    const first = await dumpNamespaces(svc.app.executor, prefix);
+    const first = await dumpNamespaces(svc.app, prefix);
     const again = await svc.app.ingestor.ingest(items);
     assert.ok(again.every((o) => !o.ok || o.duplicate));
-    const second = await dumpNamespaces(svc.app.executor, prefix);
+    const second = await dumpNamespaces(svc.app, prefix);
     assert.ok(first.nodes.length > 100, `nodes: ${first.nodes.length}`);
     assert.equal(second.nodes.length, first.nodes.length);
     assert.equal(second.rels.length, first.rels.length);
@@ -54,8 +54,8 @@ describe('projection of the complete corpus', () => {
     const b = uniquePrefix('order-b');
     await svc.app.ingestor.ingest(itemsOf(completeCorpus(a).map((d) => d.value)));
     for (const d of completeCorpus(b).reverse()) await svc.app.ingestor.ingest(itemsOf([d.value]));
-    const da = await dumpNamespaces(svc.app.executor, a);
-    const db = await dumpNamespaces(svc.app.executor, b);
+    const da = await dumpNamespaces(svc.app, a);
+    const db = await dumpNamespaces(svc.app, b);
     assert.equal(da.nodes.length, db.nodes.length);
     assert.equal(da.rels.length, db.rels.length);
     assertSameGraph(normalised(a, da), normalised(b, db));
@@ -104,7 +104,7 @@ describe('column lineage', () => {
     await svc.app.ingestor.ingest(
       itemsOf([runEvent(ns, { job: 'agg', inputs: ['src'], outputs: ['dst'], columns: { dst: { total: ['src.amount', 'src.fee'] } } })]),
     );
-    const dump = await dumpNamespaces(svc.app.executor, ns);
+    const dump = await dumpNamespaces(svc.app, ns);
     const derives = dump.rels.filter((r) => r.type === 'DERIVES');
     assert.deepEqual(
       derives.map((r) => [r.from, r.to, r.props.jobId, r.props.types, r.props.subtypes]),

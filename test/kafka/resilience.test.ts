@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createCore, type Core } from '../../src/app';
 import { loadConfig } from '../../src/config';
-import { dumpNamespaces, type GraphDump } from '../../src/graph/dump';
+import { dumpNamespaces, type GraphDump } from '../support/dump';
 import { startEmbeddedNeo4j, type EmbeddedNeo4j } from '../../src/graph/embedded/neo4j';
 import { KafkaWorker } from '../../src/ingest/kafka-worker';
 import { createLogger } from '../../src/log';
@@ -16,8 +16,8 @@ import { committed, createTopic, kafkaClient, kafkaSettings, produce, waitFor } 
 
 const log = createLogger('error');
 const keyed = (events: Record<string, unknown>[]) => events.map((e) => ({ key: String((e.job as { name: string }).name), value: JSON.stringify(e) }));
-const runsIn = async (core: { executor: Core['executor'] }, prefix: string) =>
-  (await dumpNamespaces(core.executor, prefix)).nodes.filter((n) => n.labels.includes('Run')).length;
+const runsIn = async (core: Pick<Core, 'driver'>, prefix: string) =>
+  (await dumpNamespaces(core, prefix)).nodes.filter((n) => n.labels.includes('Run')).length;
 
 function normalised(prefix: string, dump: GraphDump): string[] {
   return [...dump.nodes, ...dump.rels]
@@ -106,8 +106,8 @@ describe('two workers in one group, one killed mid-stream', () => {
       await waitFor('every run stored by the survivor', async () => (await runsIn(svc.app, ns)) === 49, 120_000);
       await waitFor('every offset committed', async () => (await committed(settings)) === events.length, 60_000);
       await svc.app.ingestor.ingest(generateEvents(clean, 33, 16, 3).map((value) => ({ raw: JSON.stringify(value), value })));
-      const a = normalised(ns, await dumpNamespaces(svc.app.executor, ns));
-      const b = normalised(clean, await dumpNamespaces(svc.app.executor, clean));
+      const a = normalised(ns, await dumpNamespaces(svc.app, ns));
+      const b = normalised(clean, await dumpNamespaces(svc.app, clean));
       assert.equal(a.length, b.length);
       assert.deepEqual(a.filter((x) => !b.includes(x)).slice(0, 2), []);
     } finally {

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dumpNamespaces } from '../../src/graph/dump';
+import { Query } from '../../src/graph/queries';
+import { idPrefix } from '../../src/ids';
+import { EntityKind } from '../../src/lineage/types';
+import { dumpNamespaces } from '../support/dump';
 import { DLQ_HEADERS, KafkaWorker } from '../../src/ingest/kafka-worker';
 import { createLogger } from '../../src/log';
 import { Metrics } from '../../src/metrics';
@@ -16,10 +19,16 @@ before(async () => {
 });
 after(() => svc.close());
 
-const countEvents = async (prefix: string) => {
-  const d = await dumpNamespaces(svc.app.executor, prefix);
-  return d.nodes.filter((n) => n.labels.includes('Run')).length;
-};
+/** Events stored for jobs or datasets of the namespaces under `prefix`. */
+const storedEvents = async (prefix: string) =>
+  (await svc.app.executor.read<{ events: number }>(Query.CountEvents, { jobPrefix: idPrefix(EntityKind.JOB, prefix), datasetPrefix: idPrefix(EntityKind.DATASET, prefix) }))[0]!.events;
+const runNodes = async (prefix: string) => (await dumpNamespaces(svc.app, prefix)).nodes.filter((n) => n.labels.includes('Run')).length;
+/** Every run id the events name: their own and their parents'. */
+const runIdsOf = (events: Record<string, unknown>[]) =>
+  new Set(events.flatMap((e) => {
+    const run = e.run as { runId: string; facets?: { parent?: { run?: { runId?: string } } } };
+    return [run.runId, run.facets?.parent?.run?.runId].filter((id): id is string => typeof id === 'string');
+  }));
 
 describe('Kafka ingestion worker', () => {
   it('consumes events end to end, commits offsets after Neo4j, dead-letters bad messages unchanged', async () => {
@@ -42,8 +51,11 @@ describe('Kafka ingestion worker', () => {
     const worker = new KafkaWorker(settings, svc.app.ingestor, createLogger('error'), metrics);
     await worker.start();
     try {
-      await waitFor('all runs in the graph', async () => (await countEvents(ns)) === 12 + 1 && true);
-      await waitFor('offsets committed for every message', async () => (await committed(settings)) === good.length + bad.length && true);
+      await waitFor('every valid event stored', async () => (await storedEvents(ns)) === good.length);
+      // 6 jobs × 2 runs, and the DAG run their parent facets name.
+      assert.equal(runIdsOf(good).size, 13);
+      assert.equal(await runNodes(ns), 13);
+      await waitFor('offsets committed for every message', async () => (await committed(settings)) === good.length + bad.length);
       // The dead-letter topic holds the two bad messages, unchanged, with the reason in headers.
       const consumer = kafkaClient(settings).consumer({ groupId: `${settings.groupId}-dlq-reader` });
       const dead: { value: string; reason: string; offset: string }[] = [];

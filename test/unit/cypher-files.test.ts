@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadQueries, Query } from '../../src/graph/queries';
-import { loadSchemaStatements } from '../../src/graph/schema';
+import { loadSchemaStatements, loadSchemaWaits } from '../../src/graph/schema';
 import { warmUpShapes } from '../../src/graph/warmup';
 
 describe('cypher/ files', () => {
@@ -20,6 +22,32 @@ describe('cypher/ files', () => {
     }
   });
 
+  it('TypeScript runs Cypher only by query name: no template literal, string or concatenation reaches run()', () => {
+    // Outside the executor, run() is TxRunner.run, typed to take a Query; what can still slip
+    // through is a literal or a concatenation. The executor alone turns names into texts (and runs
+    // the schema statements schema.ts read from cypher/schema); only src/graph uses the driver's values.
+    const inExecutor = ['this.texts[query]', '`EXPLAIN ${this.texts[query]}`', 'statement', 'query'];
+    const suspicious = (first: string) => /^[`'"]/.test(first) || /\+/.test(first);
+    const offenders: string[] = [];
+    const src = path.resolve(__dirname, '..', '..', '..', 'src');
+    for (const file of tsFiles(src)) {
+      const rel = path.relative(src, file);
+      const text = fs.readFileSync(file, 'utf8');
+      if (/import (?!type )[^;]*from 'neo4j-driver'/.test(text) && !rel.startsWith(`graph${path.sep}`)) offenders.push(`${rel} imports neo4j-driver`);
+      for (const m of text.matchAll(RUN_CALL)) {
+        const [, receiver, arg] = m;
+        if (receiver === 'consumer') continue; // kafkajs consumer.run({...}), not Cypher
+        const first = arg!.trim();
+        const ok = rel === path.join('graph', 'executor.ts') ? inExecutor.includes(first) : !suspicious(first);
+        if (!ok) offenders.push(`${rel}: ${receiver}.run(${first}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+    // The check catches the forms it is meant to catch.
+    const probe = 'tx.run(`MATCH (n {id: "${id}"}) RETURN n`); session.run("MATCH " + x); tx.run(q + where, {}); tx.run(Query.JobsById, {});';
+    assert.equal([...probe.matchAll(RUN_CALL)].filter((m) => suspicious(m[2]!.trim())).length, 3);
+  });
+
   it('schema statements are named and idempotent', () => {
     const s = loadSchemaStatements();
     assert.ok(s.length >= 5);
@@ -28,6 +56,7 @@ describe('cypher/ files', () => {
       s.filter((x) => x.text.startsWith('CREATE CONSTRAINT')).map((x) => x.name),
       ['dataset_id', 'job_id', 'run_id', 'field_id', 'event_id', 'job_version_id'],
     );
+    assert.deepEqual(loadSchemaWaits(), ['CALL db.awaitIndexes(300)']);
   });
 });
 
@@ -41,3 +70,9 @@ describe('Warm-up header lines', () => {
     assert.throws(() => warmUpShapes(notJson), /nodes\/jobs-by-id\.cypher: the Warm-up line is not JSON/);
   });
 });
+
+const RUN_CALL = /\b(\w+)\.run(?:<[^>]*>)?\(\s*([^,)]*)/g;
+
+function tsFiles(dir: string): string[] {
+  return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+}

@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import neo4j from 'neo4j-driver';
+import type { App } from '../../src/app';
+import { toPlain } from '../../src/graph/mappers';
+
+/**
+ * Test support: the canonical dump of a namespace subgraph (test/support/dump-namespaces.cypher,
+ * run on the app's driver in a read transaction): nodes sorted by id, relationships by (type, from,
+ * to, props), property keys sorted. Two graphs are equal exactly when their dumps are equal strings.
+ */
+export interface GraphDump {
+  nodes: { labels: string[]; props: Record<string, unknown> }[];
+  rels: { type: string; from: string; to: string; props: Record<string, unknown> }[];
+}
+
+const DUMP = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'test', 'support', 'dump-namespaces.cypher'), 'utf8');
+
+export async function dumpNamespaces(app: Pick<App, 'driver'>, prefix: string, limit = 100_000): Promise<GraphDump> {
+  const session = app.driver.session({ defaultAccessMode: neo4j.session.READ, bookmarkManager: app.driver.executeQueryBookmarkManager });
+  let row: GraphDump | undefined;
+  try {
+    const result = await session.executeRead((tx) => tx.run(DUMP, { prefix, limit }));
+    row = result.records[0] ? (toPlain(result.records[0].toObject()) as GraphDump) : undefined;
+  } finally {
+    await session.close();
+  }
+  const nodes = (row?.nodes ?? [])
+    .map((n) => ({ labels: [...n.labels].sort(), props: sortKeys(n.props) }))
+    .sort((a, b) => cmp(String(a.props.id), String(b.props.id)));
+  const rels = (row?.rels ?? [])
+    .map((r) => ({ ...r, props: sortKeys(r.props) }))
+    .sort((a, b) => cmp(`${a.type} ${a.from} ${a.to} ${JSON.stringify(a.props)}`, `${b.type} ${b.from} ${b.to} ${JSON.stringify(b.props)}`));
+  return { nodes, rels };
+}
+
+function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
