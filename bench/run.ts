@@ -228,7 +228,7 @@ async function main() {
   out('|---|---|---|---|---|---|---|---|');
   const results: QueryResult[] = [];
   for (const c of cases) {
-    const n = c.name.startsWith('coverageGaps') ? 3 : c.name.startsWith('coverage') ? 10 : 40;
+    const n = c.name.startsWith('coverageGaps') ? 2 : c.name.startsWith('coverage') ? 10 : 40;
     await c.run(0); // first call: plan and JIT warm-up, not measured
     const t = await samples(n, c.run);
     let bareCol = '| – | –';

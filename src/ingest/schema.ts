@@ -12,7 +12,7 @@ import {
 /**
  * Zod schemas of the three OpenLineage event kinds (spec 2-0-2; 1-0-x events have the same
  * shape). Objects are loose: unknown keys are kept, never stripped, since the raw event is stored.
- * Normalisation (event time to UTC) happens after validation, in normalize.ts.
+ * Normalisation (event time to UTC, normaliseEventTime) happens after validation, in validate.ts.
  */
 
 export const EVENT_TYPES = ['START', 'RUNNING', 'COMPLETE', 'ABORT', 'FAIL', 'OTHER'] as const;

@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import neo4j from 'neo4j-driver';
+import { Query } from '../../src/graph/queries';
+import { datasetId } from '../../src/ids';
+import type { Logger } from '../../src/log';
+import { Executor } from '../../src/graph/executor';
+import { loadQueries } from '../../src/graph/queries';
+import { startService, type TestService } from '../support/app';
+
+let svc: TestService;
+before(async () => {
+  svc = await startService();
+});
+after(() => svc.close());
+
+describe('the executor names its transactions and queries', () => {
+  it('shows app and transaction name in SHOW TRANSACTIONS while a transaction is open', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    const open = svc.app.executor.readTx('probe-transaction', async (tx) => {
+      await tx.run(Query.NodeExists, { datasetId: datasetId('t-executor', 'x'), jobId: null, fieldId: null });
+      entered();
+      await held;
+    });
+    await inside;
+    const session = svc.app.driver.session({ defaultAccessMode: neo4j.session.READ });
+    try {
+      const res = await session.run('SHOW TRANSACTIONS YIELD metaData RETURN metaData');
+      const mine = res.records.map((r) => r.get('metaData') as Record<string, unknown>).filter((m) => m.app === 'tributary');
+      assert.ok(mine.some((m) => m.tx === 'probe-transaction'), JSON.stringify(mine));
+    } finally {
+      release();
+      await open;
+      await session.close();
+    }
+  });
+
+  it('logs each query by name with parameter sizes, rows and time at debug level, never values', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log: Logger = { debug: (msg, f) => lines.push({ msg, ...f }), info: () => {}, warn: () => {}, error: () => {} };
+    const executor = new Executor(svc.app.driver, loadQueries(), { log });
+    await executor.read(Query.DatasetsById, { ids: [datasetId('t-executor', 'secret-name')] });
+    assert.equal(lines.length, 1);
+    const [line] = lines;
+    assert.equal(line!.query, 'nodes/datasets-by-id');
+    assert.deepEqual(line!.params, { ids: 'list(1)' });
+    assert.equal(line!.rows, 0);
+    assert.equal(typeof line!.ms, 'number');
+    assert.doesNotMatch(JSON.stringify(lines), /secret-name/);
+  });
+});
