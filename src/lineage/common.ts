@@ -2,7 +2,7 @@ import { badInput, notFound } from '../errors';
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { parseIdOfKind } from '../ids';
-import type { EntityKind, EntityRef } from './types';
+import { EntityKind, type EntityRef } from './types';
 
 /**
  * Helpers every lineage service shares: argument checks (depth, asOf, page size), the lookup of a
@@ -42,9 +42,9 @@ export const optionalTime = (text: string | null | undefined, what = 'asOf'): st
 export async function findStart(tx: TxRunner, id: string, ...kinds: EntityKind[]): Promise<EntityRef> {
   const ref = parseIdOfKind(id, ...kinds);
   const [found] = await tx.run<{ node: EntityRef }>(Query.NodeExists, {
-    datasetId: ref.kind === 'DATASET' ? id : null,
-    jobId: ref.kind === 'JOB' ? id : null,
-    fieldId: ref.kind === 'FIELD' ? id : null,
+    datasetId: ref.kind === EntityKind.DATASET ? id : null,
+    jobId: ref.kind === EntityKind.JOB ? id : null,
+    fieldId: ref.kind === EntityKind.FIELD ? id : null,
   });
   if (!found) throw notFound(`no ${ref.kind.toLowerCase()} with id "${id}"`);
   return found.node;

@@ -31,6 +31,19 @@ before(async () => {
 after(() => svc.close());
 
 describe('path', () => {
+  it('says whether the search was complete, and stops at the node limit saying so', async () => {
+    const q = `query($from: ID!, $to: ID!) { path(fromId: $from, toId: $to) { found truncated truncatedBy paths { length } } }`;
+    const full = await svc.graphql(q, { from: datasetId(ns, 'raw'), to: datasetId(ns, 'wide') });
+    assert.deepEqual(full.data.path, { found: true, truncated: false, truncatedBy: [], paths: [{ length: 4 }] });
+    const small = await startService({ TRIBUTARY_MAX_NODES: '2' });
+    try {
+      const cut = await small.graphql(q, { from: datasetId(ns, 'raw'), to: datasetId(ns, 'wide') });
+      assert.deepEqual(cut.data.path, { found: false, truncated: true, truncatedBy: ['NODE_LIMIT'], paths: [] });
+    } finally {
+      await small.close();
+    }
+  });
+
   it('finds the shortest way from A to B, and the others on request', async () => {
     const q = `query($from: ID!, $to: ID!, $first: Int) { path(fromId: $from, toId: $to, first: $first) { found paths { length nodes { id } } } }`;
     const shortest = await svc.graphql(q, { from: datasetId(ns, 'raw'), to: datasetId(ns, 'wide') });

@@ -148,4 +148,10 @@ describe('trace', () => {
     const wrongKind = await svc.graphql(TRACE, { id: jobId('ns', 'j') });
     assert.equal(wrongKind.errors![0].extensions.code, 'BAD_INPUT');
   });
+
+  it('follows one direction: BOTH is BAD_INPUT naming the two it takes', async () => {
+    const both = await svc.graphql(TRACE, { id: fieldId('nowhere', 't', 'c'), direction: 'BOTH' });
+    assert.equal(both.errors![0].extensions.code, 'BAD_INPUT');
+    assert.match(both.errors![0].message, /UPSTREAM or DOWNSTREAM/);
+  });
 });

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { TxRunner } from '../../src/graph/executor';
+import { DATASET_LINEAGE, pathTo, traverse, type ExpandRow } from '../../src/lineage/traversal';
+import { Direction, EdgeType, EntityKind, TruncationReason, type EntityRef } from '../../src/lineage/types';
+
+/**
+ * The engine's contract (src/lineage/traversal.ts) on an in-memory graph: a fake TxRunner answers
+ * each step as expand-downstream.cypher does (ALIAS rows first, then FEEDS/PRODUCES; honouring
+ * $follow and $limit). The Cypher itself is tested against Neo4j in test/cypher.
+ */
+type Edge = [from: string, to: string, type: EdgeType];
+
+function graph(edges: Edge[]) {
+  const steps: { frontier: string[]; follow: string[] }[] = [];
+  const node = (id: string): EntityRef => ({ id, kind: id.startsWith('j') ? EntityKind.JOB : EntityKind.DATASET, namespace: 'ns', name: id });
+  const tx: TxRunner = {
+    run: async <Row>(_query: unknown, params: Record<string, unknown> = {}) => {
+      const frontier = [...(params.datasetIds as string[]), ...(params.jobIds as string[])];
+      const follow = params.follow as string[];
+      steps.push({ frontier, follow });
+      const row = (from: string, to: string, type: EdgeType, reached: string): ExpandRow => ({
+        fromId: from, toId: to, type, firstSeen: null, lastSeen: null, declared: true, current: true, node: node(reached),
+      });
+      const aliases = follow.includes(EdgeType.ALIAS)
+        ? frontier.flatMap((f) => edges.filter(([a, b, t]) => t === EdgeType.ALIAS && (a === f || b === f)).map(([a, b]) => row(f, a === f ? b : a, EdgeType.ALIAS, a === f ? b : a)))
+        : [];
+      const names = (f: string) => [f, ...aliases.filter((r) => r.fromId === f).map((r) => r.toId)];
+      const flows = frontier.flatMap((f) =>
+        names(f).flatMap((m) => edges.filter(([a, , t]) => a === m && t !== EdgeType.ALIAS && follow.includes(t)).map(([a, b, t]) => row(a, b, t, b))),
+      );
+      return [...aliases, ...flows].slice(0, params.limit as number) as Row[];
+    },
+  };
+  return { tx, steps, node };
+}
+
+const F = EdgeType.FEEDS;
+const P = EdgeType.PRODUCES;
+const A = EdgeType.ALIAS;
+
+describe('traversal engine', () => {
+  it('reaches each node once at its shortest distance, with the first row as parent, through a diamond and a cycle', async () => {
+    const g = graph([['d0', 'j1', F], ['d0', 'j2', F], ['j1', 'd1', P], ['j2', 'd1', P], ['d1', 'j3', F], ['j3', 'd0', P]]);
+    const t = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 10, asOf: null, maxNodes: 100 });
+    assert.deepEqual([...t.reached.values()].map((r) => [r.node.id, r.distance]), [['d0', 0], ['j1', 1], ['j2', 1], ['d1', 2], ['j3', 3]]);
+    assert.deepEqual(pathTo(t, 'j3').map((r) => `${r.fromId}>${r.toId}`), ['d0>j1', 'j1>d1', 'd1>j3']);
+    assert.deepEqual(t.truncatedBy, []);
+    assert.equal(t.openFrom, null);
+    // The cycle's closing edge is seen (both ends reached) at the hop that expanded j3.
+    assert.ok(t.edges.some((e) => e.row.fromId === 'j3' && e.row.toId === 'd0' && e.hop === 4));
+  });
+
+  it('joins an alias at the distance of its dataset, at no hop, and walks on from what it feeds', async () => {
+    const g = graph([['d0', 'j1', F], ['j1', 'path', P], ['path', 'table', A], ['table', 'j2', F], ['j2', 'out', P]]);
+    const t = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 10, asOf: null, maxNodes: 100 });
+    assert.deepEqual([...t.reached.values()].map((r) => [r.node.id, r.distance]), [['d0', 0], ['j1', 1], ['path', 2], ['table', 2], ['j2', 3], ['out', 4]]);
+    assert.deepEqual(pathTo(t, 'out').map((r) => r.type), [F, P, A, F, P]);
+    // Without ALIAS in `follow`, the symlinked name is another dataset: lineage stops at the path.
+    const plain = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 10, asOf: null, maxNodes: 100, follow: [F, P] });
+    assert.deepEqual([...plain.reached.keys()], ['d0', 'j1', 'path']);
+    assert.deepEqual(g.steps.at(-1)!.follow, [F, P]);
+  });
+
+  it('probes one hop past the depth: DEPTH when lineage goes on, not when it ends there', async () => {
+    const g = graph([['d0', 'j1', F], ['j1', 'd1', P], ['d1', 'j2', F]]);
+    const deep = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 2, asOf: null, maxNodes: 100 });
+    assert.deepEqual([...deep.reached.keys()], ['d0', 'j1', 'd1']);
+    assert.deepEqual(deep.truncatedBy, [TruncationReason.DEPTH]);
+    assert.equal(deep.openFrom, 2);
+    const exact = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 3, asOf: null, maxNodes: 100 });
+    assert.deepEqual(exact.truncatedBy, []);
+  });
+
+  it('stops at the node limit and at a full step, saying NODE_LIMIT', async () => {
+    const fan: Edge[] = Array.from({ length: 10 }, (_, i) => ['d0', `j${i}`, F] as Edge);
+    const g = graph(fan);
+    const t = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 5, asOf: null, maxNodes: 4 });
+    assert.equal(t.reached.size, 5);
+    assert.deepEqual(t.truncatedBy, [TruncationReason.NODE_LIMIT]);
+    assert.equal(t.openFrom, 0);
+    const rows = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 5, asOf: null, maxNodes: 100, maxRowsPerHop: 10 });
+    assert.deepEqual(rows.truncatedBy, [TruncationReason.NODE_LIMIT]);
+  });
+
+  it('walks from several starts at once, each at distance 0, one step query per hop', async () => {
+    const g = graph([['a', 'j1', F], ['b', 'j2', F], ['j1', 'c', P], ['j2', 'c', P]]);
+    const t = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('a'), g.node('b')], direction: Direction.DOWNSTREAM, depth: 5, asOf: null, maxNodes: 100 });
+    assert.deepEqual([...t.reached.values()].map((r) => [r.node.id, r.distance]), [['a', 0], ['b', 0], ['j1', 1], ['j2', 1], ['c', 2]]);
+    assert.deepEqual(g.steps.map((s) => s.frontier), [['a', 'b'], ['j1', 'j2'], ['c']]);
+  });
+});
