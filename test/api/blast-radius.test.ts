@@ -109,3 +109,28 @@ describe('blastRadius', () => {
     assert.equal(big.errors![0].extensions.code, 'LIMIT_EXCEEDED');
   });
 });
+
+describe('blastRadius across a symlinked name', () => {
+  it('reaches the catalog name of a path at the distance of the path, and the jobs on the way through it', async () => {
+    const n = uniquePrefix('blast-alias');
+    const symlink = { symlinks: { identifiers: [{ namespace: n, name: 'db.events', type: 'TABLE' }] } };
+    for (const e of [
+      runEvent(n, { job: 'flink', inputs: ['topic'], outputs: ['/lake/events'], datasetFacets: { '/lake/events': symlink } }),
+      runEvent(n, { job: 'spark', inputs: ['db.events'], outputs: ['report'] }),
+    ]) {
+      assert.equal((await svc.postEvent(e)).status, 201);
+    }
+    const res = await svc.graphql(`query($id: ID!) { blastRadius(nodeId: $id) { truncated items { id distance via } } }`, { id: datasetId(n, 'topic') });
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.deepEqual(res.data.blastRadius, {
+      truncated: false,
+      items: [
+        { id: jobId(n, 'flink'), distance: 1, via: [] },
+        { id: datasetId(n, '/lake/events'), distance: 2, via: [jobId(n, 'flink')] },
+        { id: datasetId(n, 'db.events'), distance: 2, via: [jobId(n, 'flink')] },
+        { id: jobId(n, 'spark'), distance: 3, via: [jobId(n, 'flink')] },
+        { id: datasetId(n, 'report'), distance: 4, via: [jobId(n, 'flink'), jobId(n, 'spark')] },
+      ],
+    });
+  });
+});

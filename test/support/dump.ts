@@ -3,6 +3,7 @@ import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import type { App } from '../../src/app';
 import { toPlain } from '../../src/graph/mappers';
+import { cmp } from '../../src/lineage/common';
 
 /**
  * Test support: the canonical dump of a namespace subgraph (test/support/dump-namespaces.cypher,
@@ -38,4 +39,3 @@ function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
 }
 
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
