@@ -22,7 +22,10 @@ export function formatError(log: Logger) {
     }
     const code = String(formatted.extensions?.code ?? '');
     if (['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST'].includes(code)) {
-      return { message: formatted.message, locations: formatted.locations, extensions: { code: ErrorCode.BAD_INPUT } };
+      const message = /introspection is not allowed/i.test(formatted.message)
+        ? 'introspection (__schema, __type) is turned off on this server (TRIBUTARY_GRAPHQL_INTROSPECTION=false); the schema is published as schema.graphql'
+        : formatted.message;
+      return { message, locations: formatted.locations, extensions: { code: ErrorCode.BAD_INPUT } };
     }
     if (code === 'PERSISTED_QUERY_NOT_FOUND' || code === 'PERSISTED_QUERY_NOT_SUPPORTED') {
       return { message: formatted.message, extensions: { code: ErrorCode.BAD_INPUT } };
