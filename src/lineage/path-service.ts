@@ -1,7 +1,7 @@
 import type { Executor } from '../graph/executor';
 import { checkFirst, cmp, findStart } from './common';
 import { groupBy } from './group';
-import { DATASET_LINEAGE, FIELD_LINEAGE, traverse, type ExpandRow } from './traversal';
+import { DATASET_LINEAGE, FIELD_LINEAGE, traverse, type ExpandRow, type StepRow } from './traversal';
 import { Direction, EdgeType, EntityKind, Granularity, type EntityRef, type TruncationReason } from './types';
 
 /**
@@ -10,9 +10,10 @@ import { Direction, EdgeType, EntityKind, Granularity, type EntityRef, type Trun
  * Dataset granularity follows current reads and writes (FEEDS, PRODUCES; symlinked names are not
  * crossed); field granularity follows current column lineage (DERIVES), as lineage does.
  *
- * One downstream walk of the traversal engine from A, `maxLength` hops deep, gives every edge a
- * path of that length can use; the paths are then enumerated in memory by length, each length in
- * id order. `truncated` says the walk hit the node limit, so a path may be missing.
+ * One downstream walk of the traversal engine from A: after its hop h it has seen every edge a path
+ * of at most h edges can use, so it stops at the first hop where `first` such paths exist (or at
+ * `maxLength`); the paths are enumerated in memory by length, each length in id order.
+ * `truncated` says the walk hit the node limit, so a path may be missing.
  */
 
 export interface PathEdge {
@@ -54,6 +55,9 @@ export class PathService {
     const kinds = field ? [EntityKind.FIELD] : [EntityKind.DATASET, EntityKind.JOB];
     const walk = await this.executor.readTx('path', async (tx) => {
       const [from, to] = [await findStart(tx, fromId, ...kinds), await findStart(tx, toId, ...kinds)];
+      // After hop h every path of at most h edges is known: stop once `first` of them exist.
+      const enough = (hop: number, w: { reached: Map<string, unknown>; edges: { row: StepRow; hop: number }[] }) =>
+        w.reached.has(to.id) && pathsIn(w.edges as { row: ExpandRow; hop: number }[], fromId, to.id, hop, first).length >= first;
       const t = await traverse(tx, field ? FIELD_LINEAGE : DATASET_LINEAGE, {
         starts: [from],
         direction: Direction.DOWNSTREAM,
@@ -61,12 +65,13 @@ export class PathService {
         asOf: null,
         maxNodes: this.limits.maxNodes,
         follow: field ? [EdgeType.DERIVES] : [EdgeType.FEEDS, EdgeType.PRODUCES],
+        until: enough,
       });
       return { t, to };
     });
     const { t, to } = walk;
     const nodes = new Map([...t.reached.values()].map((r) => [r.node.id, r.node]));
-    const paths = shortestPaths(t.edges.filter((e) => e.hop <= maxLength).map((e) => e.row), fromId, to.id, maxLength, first).map((rows) => ({
+    const paths = pathsIn(t.edges, fromId, to.id, maxLength, first).map((rows) => ({
       length: rows.length,
       nodes: [nodes.get(fromId)!, ...rows.map((r) => nodes.get(r.toId)!)],
       edges: rows.map((r) => ({ fromId: r.fromId, toId: r.toId, type: r.type, jobId: r.jobId ?? null })),
@@ -74,6 +79,11 @@ export class PathService {
     const truncatedBy = t.truncatedBy.filter((r) => r !== 'DEPTH');
     return { fromId, toId, found: paths.length > 0, paths, truncated: truncatedBy.length > 0, truncatedBy };
   }
+}
+
+/** Up to `k` shortest paths over the walk's edges of the hops that are complete for that length. */
+function pathsIn(edges: { row: ExpandRow; hop: number }[], a: string, b: string, maxLength: number, k: number): ExpandRow[][] {
+  return shortestPaths(edges.filter((e) => e.hop <= maxLength).map((e) => e.row), a, b, maxLength, k);
 }
 
 /**

@@ -108,6 +108,11 @@ export interface TraversalRequest {
   maxRowsPerHop?: number;
   /** Edge kinds to follow (default: the mode's). */
   follow?: readonly EdgeType[];
+  /**
+   * Asked after each complete hop (1, 2, ...) with the walk so far: true ends the walk there, not
+   * truncated (the caller has what it needs), with `openFrom` at that hop.
+   */
+  until?: (hop: number, walk: Traversal<StepRow>) => boolean;
 }
 
 export interface Reached<R extends StepRow> {
@@ -167,6 +172,7 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
     }
     if (rows.length >= rowLimit) return done([TruncationReason.NODE_LIMIT], hop - 1);
     if (probing) break;
+    if (next.length > 0 && req.until?.(hop, done([], hop))) return done([], hop);
     frontier = next;
   }
   return done([], null);

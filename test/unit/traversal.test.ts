@@ -89,4 +89,18 @@ describe('traversal engine', () => {
     assert.deepEqual([...t.reached.values()].map((r) => [r.node.id, r.distance]), [['a', 0], ['b', 0], ['j1', 1], ['j2', 1], ['c', 2]]);
     assert.deepEqual(g.steps.map((s) => s.frontier), [['a', 'b'], ['j1', 'j2'], ['c']]);
   });
+
+  it('ends early, not truncated, when the caller has what it needs', async () => {
+    const g = graph([['d0', 'j1', F], ['j1', 'd1', P], ['d1', 'j2', F], ['j2', 'd2', P]]);
+    const asked: number[] = [];
+    const t = await traverse(g.tx, DATASET_LINEAGE, {
+      starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 10, asOf: null, maxNodes: 100,
+      until: (hop, w) => (asked.push(hop), w.reached.has('d1')),
+    });
+    assert.deepEqual(asked, [1, 2]);
+    assert.deepEqual([...t.reached.keys()], ['d0', 'j1', 'd1']);
+    assert.deepEqual(t.truncatedBy, []);
+    assert.equal(t.openFrom, 2);
+    assert.equal(g.steps.length, 2);
+  });
 });
