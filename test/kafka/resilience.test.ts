@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -37,6 +38,7 @@ describe('Kafka worker when Neo4j goes down mid-stream', () => {
   after(async () => {
     await core?.driver.close();
     await neo4j?.stop();
+    fs.rmSync(home, { recursive: true, force: true }); // its own store (about 0.5 GB), used by this test only
   });
 
   it('pauses while Neo4j is stopped, resumes when it is back, and loses nothing', async () => {
