@@ -289,9 +289,13 @@ function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string,
       fieldsSeen.add(fromFieldId);
       plan.fields.push(lineageField(fromFieldId, inDs, input.field, t));
     }
-    const transformations =
-      input.transformations ??
-      (deprecated?.type ? [{ type: deprecated.type, description: deprecated.description ?? null, deprecatedForm: true }] : []);
+    // openlineage-python sends `transformations: []` beside the deprecated transformationType: an
+    // empty list says nothing, so the deprecated fields (when sent) stand for it.
+    const transformations = input.transformations?.length
+      ? input.transformations
+      : deprecated?.type
+        ? [{ type: deprecated.type, description: deprecated.description ?? null, deprecatedForm: true }]
+        : (input.transformations ?? []);
     return {
       fromFieldId,
       toId,
