@@ -1,6 +1,7 @@
 // Purpose: the job → output dataset edges of a scope, for coverage: whether the job reports column
-//   lineage into that output (a DERIVES edge of the job into one of its fields), how many output
-//   fields there are and how many have at least one input field through the job, and the times the
+//   lineage into that output (a DERIVES edge of the job into one of its fields, or an INFLUENCES
+//   edge into the dataset), how many output fields there are and how many have at least one column
+//   dependency through the job (every field, when an INFLUENCES edge affects the whole output), and the times the
 //   edge and its column lineage were seen (for trends). History edges (current = false) included.
 //   The per-edge figures are kept on PRODUCES by ingest/refresh-output-coverage.cypher; an edge
 //   written before that existed (no outputFields yet) gets them computed here, the same way.
@@ -27,10 +28,19 @@ MATCH (j)-[p:PRODUCES]->(d:Dataset)
 CALL (j, p, d) {
   // Only for an edge without kept figures (otherwise no rows reach the aggregation: 0 and nulls).
   WITH j, p, d WHERE p.outputFields IS NULL
+  CALL (j, d) {
+    OPTIONAL MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(d)
+    RETURN min(i.firstSeen) AS influencedFirst, max(i.lastSeen) AS influencedLast
+  }
   OPTIONAL MATCH (d)-[:HAS_FIELD]->(f:Field)
   OPTIONAL MATCH (:Field)-[c:DERIVES {jobId: j.id}]->(f)
-  RETURN count(DISTINCT f) AS legacyFields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f END) AS legacyWithInputs,
-         min(c.firstSeen) AS legacyFirst, max(c.lastSeen) AS legacyLast
+  // No grouping keys: one row even when the edge keeps its figures (then 0 and nulls, unused).
+  WITH count(DISTINCT f) AS fields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f END) AS derived,
+       min(c.firstSeen) AS derivedFirst, max(c.lastSeen) AS derivedLast,
+       min(influencedFirst) AS influencedFirst, max(influencedLast) AS influencedLast
+  RETURN fields AS legacyFields, CASE WHEN influencedFirst IS NULL THEN derived ELSE fields END AS legacyWithInputs,
+         CASE WHEN derivedFirst IS NULL OR influencedFirst < derivedFirst THEN influencedFirst ELSE derivedFirst END AS legacyFirst,
+         CASE WHEN derivedLast IS NULL OR influencedLast > derivedLast THEN influencedLast ELSE derivedLast END AS legacyLast
 }
 WITH j, p, d, p.outputFields IS NULL AS legacy, legacyFields, legacyWithInputs, legacyFirst, legacyLast
 RETURN j.id AS jobId, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, d.id AS datasetId,

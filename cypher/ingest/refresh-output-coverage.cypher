@@ -1,7 +1,8 @@
 // Purpose: the column-lineage coverage figures of job → output dataset edges, kept on PRODUCES so
 //   that coverage reads one property set per edge instead of walking fields: outputFields (fields
-//   of the dataset), fieldsWithInputs (of them, those with a DERIVES edge of this job into them),
-//   cllFirstSeen / cllLastSeen (min / max over those DERIVES edges; null without column lineage).
+//   of the dataset), fieldsWithInputs (of them, those with any column dependency through this job:
+//   a DERIVES edge of the job into them, or, for every field, an INFLUENCES edge of the job into
+//   the dataset), cllFirstSeen / cllLastSeen (min / max over those edges; null without column lineage).
 //   Recomputed from the graph for every PRODUCES edge into the given datasets, after the batch's
 //   fields, outputs and column lineage are written, so the figures depend only on the graph (not
 //   on batch order). A batch passes every dataset it wrote an output edge or a field of: a field
@@ -15,8 +16,13 @@ MATCH (d:Dataset {id: id})<-[p:PRODUCES]-(j:Job)
 CALL (d, j, p) {
   OPTIONAL MATCH (d)-[:HAS_FIELD]->(f:Field)
   OPTIONAL MATCH (:Field)-[c:DERIVES {jobId: j.id}]->(f)
-  WITH count(DISTINCT f) AS outputFields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f END) AS fieldsWithInputs,
-       min(c.firstSeen) AS cllFirstSeen, max(c.lastSeen) AS cllLastSeen
+  WITH d, j, count(DISTINCT f) AS outputFields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f END) AS derived,
+       min(c.firstSeen) AS derivedFirst, max(c.lastSeen) AS derivedLast
+  OPTIONAL MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(d)
+  WITH outputFields, derived, derivedFirst, derivedLast, min(i.firstSeen) AS influencedFirst, max(i.lastSeen) AS influencedLast
+  WITH outputFields, CASE WHEN influencedFirst IS NULL THEN derived ELSE outputFields END AS fieldsWithInputs,
+       CASE WHEN derivedFirst IS NULL OR influencedFirst < derivedFirst THEN influencedFirst ELSE derivedFirst END AS cllFirstSeen,
+       CASE WHEN derivedLast IS NULL OR influencedLast > derivedLast THEN influencedLast ELSE derivedLast END AS cllLastSeen
   SET p.outputFields = outputFields, p.fieldsWithInputs = fieldsWithInputs,
       p.cllFirstSeen = cllFirstSeen, p.cllLastSeen = cllLastSeen
 }

@@ -1,6 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import {
   BreakRole,
+  Dependencies,
   Bucket,
   CoverageScope,
   Direction,
@@ -52,7 +53,15 @@ registerEnumType(EdgeType, {
     PRODUCES: { description: 'job → dataset: the job writes the dataset.' },
     ALIAS: { description: 'dataset — dataset: two names of one logical dataset (symlinks facet); costs no depth.' },
     DERIVES: { description: 'field → field: column lineage through a job (see jobId and transformation types).' },
-    INFLUENCES: { description: 'field → dataset: an input field that affects the whole output (columnLineage dataset dependencies); stored, not yet followed.' },
+    INFLUENCES: { description: 'field → field: an input field that affects every field of the job output (columnLineage `dataset[]`: filter, join, group-by keys); types INDIRECT.' },
+  },
+});
+registerEnumType(Dependencies, {
+  name: 'Dependencies',
+  description: 'Which column dependencies a field-level walk follows.',
+  valuesConfig: {
+    DIRECT: { description: 'Only those the value comes from (DIRECT or untyped transformations).' },
+    ALL: { description: 'Also INDIRECT ones that only shape the value: filter, join, group-by and sort keys, conditions (columnLineage `dataset[]` and INDIRECT transformations).' },
   },
 });
 registerEnumType(Side, {

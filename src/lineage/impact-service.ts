@@ -4,7 +4,7 @@ import type { CatalogService } from './catalog-service';
 import { checkDepth, checkFirst, cmp, findStart } from './common';
 import type { TraceService } from './trace-service';
 import { DATASET_LINEAGE, pathTo, traverse } from './traversal';
-import { Direction, EntityKind, type EntityRef, type TruncationReason } from './types';
+import { Dependencies, Direction, EntityKind, type EntityRef, type TruncationReason } from './types';
 
 /**
  * Blast radius (impact analysis): everything downstream of a dataset or field, with the distance,
@@ -55,6 +55,8 @@ export interface ImpactQuery {
   first: number;
   /** Items to skip (the page's position). */
   offset: number;
+  /** From a field: which column dependencies to follow (default ALL). */
+  dependencies?: Dependencies;
 }
 
 export class ImpactService {
@@ -68,7 +70,7 @@ export class ImpactService {
   async blastRadius(q: ImpactQuery): Promise<BlastRadius> {
     checkFirst(q.first, this.limits.maxPage);
     const depth = checkDepth(q.depth, this.limits.maxDepth);
-    const walk = await this.walk(q.nodeId, depth);
+    const walk = await this.walk(q.nodeId, depth, q.dependencies ?? Dependencies.ALL);
     const wanted = walk.items.filter(
       (i) => (!q.namespaces?.length || q.namespaces.includes(i.namespace)) && (!q.kinds?.length || q.kinds.includes(i.kind)),
     );
@@ -99,11 +101,11 @@ export class ImpactService {
    * engine walk, `via` read off the parent edges. From a field the walk is a downstream trace, and
    * the jobs of its hops are items too (at the distance of their first hop).
    */
-  private walk(nodeId: string, depth: number): Promise<{ items: ImpactItem[]; truncatedBy: TruncationReason[] }> {
+  private walk(nodeId: string, depth: number, dependencies: Dependencies): Promise<{ items: ImpactItem[]; truncatedBy: TruncationReason[] }> {
     return this.executor.readTx('blastRadius', async (tx) => {
       const start = await findStart(tx, nodeId, EntityKind.DATASET, EntityKind.FIELD);
       if (start.kind === EntityKind.FIELD) {
-        const t = await this.traces.walk(tx, start, Direction.DOWNSTREAM, depth, null);
+        const t = await this.traces.walk(tx, start, Direction.DOWNSTREAM, depth, null, dependencies);
         const via = (id: string) => pathTo(t, id).map((row) => row.jobId);
         const items = new Map<string, ImpactItem>();
         for (const { node, distance } of [...t.reached.values()].slice(1)) items.set(node.id, item(node, distance, via(node.id)));

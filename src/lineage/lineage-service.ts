@@ -59,6 +59,7 @@ export class LineageService {
           depth,
           asOf,
           maxNodes: this.limits.maxNodes,
+          dependencies: options.dependencies,
         });
         for (const { node, distance } of walk.reached.values()) {
           if (!nodes.has(node.id)) nodes.set(node.id, { ...node, distance, side: flow === Direction.UPSTREAM ? Side.UPSTREAM : Side.DOWNSTREAM });

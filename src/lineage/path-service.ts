@@ -2,13 +2,14 @@ import type { Executor } from '../graph/executor';
 import { checkFirst, cmp, findStart } from './common';
 import { groupBy } from './group';
 import { DATASET_LINEAGE, FIELD_LINEAGE, traverse, type ExpandRow, type StepRow } from './traversal';
-import { Direction, EdgeType, EntityKind, Granularity, type EntityRef, type TruncationReason } from './types';
+import { Dependencies, Direction, EdgeType, EntityKind, Granularity, type EntityRef, type TruncationReason } from './types';
 
 /**
  * How node A reaches node B, in data-flow direction (A upstream of B): the shortest paths, up to
  * `first` of them, of at most `maxLength` edges (both at most 20), no edge used twice on a path.
  * Dataset granularity follows current reads and writes (FEEDS, PRODUCES; symlinked names are not
- * crossed); field granularity follows current column lineage (DERIVES), as lineage does.
+ * crossed); field granularity follows current column lineage (DERIVES, and INFLUENCES unless
+ * `dependencies` is DIRECT), as lineage does.
  *
  * One downstream walk of the traversal engine from A: after its hop h it has seen every edge a path
  * of at most h edges can use, so it stops at the first hop where `first` such paths exist (or at
@@ -21,6 +22,9 @@ export interface PathEdge {
   toId: string;
   type: string;
   jobId?: string | null;
+  /** Column lineage: transformation types (INDIRECT on dependencies that only shape the value) and subtypes. */
+  types?: string[] | null;
+  subtypes?: string[] | null;
 }
 
 export interface LineagePath {
@@ -48,7 +52,14 @@ export class PathService {
     private readonly limits: { maxNodes: number },
   ) {}
 
-  async paths(fromId: string, toId: string, granularity: Granularity, maxLength: number, first: number): Promise<PathResult> {
+  async paths(
+    fromId: string,
+    toId: string,
+    granularity: Granularity,
+    maxLength: number,
+    first: number,
+    dependencies: Dependencies = Dependencies.ALL,
+  ): Promise<PathResult> {
     checkFirst(maxLength, MAX_LENGTH, 'maxLength');
     checkFirst(first, MAX_PATHS);
     const field = granularity === Granularity.FIELD;
@@ -64,7 +75,8 @@ export class PathService {
         depth: maxLength,
         asOf: null,
         maxNodes: this.limits.maxNodes,
-        follow: field ? [EdgeType.DERIVES] : [EdgeType.FEEDS, EdgeType.PRODUCES],
+        follow: field ? [EdgeType.DERIVES, EdgeType.INFLUENCES] : [EdgeType.FEEDS, EdgeType.PRODUCES],
+        dependencies,
         until: enough,
       });
       return { t, to };
@@ -74,7 +86,7 @@ export class PathService {
     const paths = pathsIn(t.edges, fromId, to.id, maxLength, first).map((rows) => ({
       length: rows.length,
       nodes: [nodes.get(fromId)!, ...rows.map((r) => nodes.get(r.toId)!)],
-      edges: rows.map((r) => ({ fromId: r.fromId, toId: r.toId, type: r.type, jobId: r.jobId ?? null })),
+      edges: rows.map((r) => ({ fromId: r.fromId, toId: r.toId, type: r.type, jobId: r.jobId ?? null, types: r.types ?? null, subtypes: r.subtypes ?? null })),
     }));
     const truncatedBy = t.truncatedBy.filter((r) => r !== 'DEPTH');
     return { fromId, toId, found: paths.length > 0, paths, truncated: truncatedBy.length > 0, truncatedBy };

@@ -3,7 +3,7 @@ import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkDepth, cmp, findStart, optionalTime } from './common';
 import { TRACE, traverse, type TraceRow, type Traversal } from './traversal';
-import { Direction, EntityKind, Granularity, type EntityRef, type FlowDirection, type TruncationReason } from './types';
+import { Dependencies, Direction, EntityKind, Granularity, type EntityRef, type FlowDirection, type TruncationReason } from './types';
 
 /**
  * The investigation query: from a field (or dataset), follow lineage hop by hop, at column level
@@ -56,24 +56,43 @@ export class TraceService {
     private readonly limits: { maxDepth: number; maxNodes: number },
   ) {}
 
-  async trace(nodeId: string, direction: Direction, requestedDepth: number, asOfText?: string | null): Promise<TraceResult> {
+  async trace(
+    nodeId: string,
+    direction: Direction,
+    requestedDepth: number,
+    asOfText?: string | null,
+    dependencies: Dependencies = Dependencies.ALL,
+  ): Promise<TraceResult> {
     if (direction === Direction.BOTH) throw badInput('a trace follows one direction: UPSTREAM or DOWNSTREAM');
     const depth = checkDepth(requestedDepth, this.limits.maxDepth);
     const asOf = optionalTime(asOfText);
     return this.executor.readTx('trace', async (tx) => {
       const start: TraceNode = { ...(await findStart(tx, nodeId, EntityKind.FIELD, EntityKind.DATASET)), distance: 0 };
-      const walk = await this.walk(tx, start, direction, depth, asOf);
+      const walk = await this.walk(tx, start, direction, depth, asOf, dependencies);
       return { ...traceOf(walk), start, asOf };
     });
   }
 
   /** The engine's walk of a trace (for services that need its parent edges: blast radius). */
-  walk(tx: TxRunner, start: EntityRef, direction: FlowDirection, depth: number, asOf: string | null): Promise<Traversal<TraceRow>> {
-    return traverse(tx, TRACE, { starts: [start], direction, depth, asOf, maxNodes: this.limits.maxNodes });
+  walk(
+    tx: TxRunner,
+    start: EntityRef,
+    direction: FlowDirection,
+    depth: number,
+    asOf: string | null,
+    dependencies: Dependencies = Dependencies.ALL,
+  ): Promise<Traversal<TraceRow>> {
+    return traverse(tx, TRACE, { starts: [start], direction, depth, asOf, maxNodes: this.limits.maxNodes, dependencies });
   }
 }
 
-/** Hops (deduplicated by from, to, job; within the depth) and nodes of a trace walk. */
+/** Distinct values of two optional lists, sorted (null when both are null). */
+const union = (a: string[] | null, b: string[] | null): string[] | null => (a === null && b === null ? null : [...new Set([...(a ?? []), ...(b ?? [])])].sort());
+
+/**
+ * Hops (one per from, to, job, within the depth; a job's DERIVES and INFLUENCES between the same
+ * two fields are one hop with both kinds of types) and nodes of a trace walk.
+ */
 export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 'asOf'> {
   const upstream = walk.direction === Direction.UPSTREAM;
   const hops = new Map<string, TraceHop>();
@@ -81,7 +100,15 @@ export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 
     if (hop > walk.depth) continue;
     const itemKind = upstream ? row.toKind : row.fromKind;
     const key = `${row.fromId}\u0000${row.toId}\u0000${row.jobId}`;
-    if (hops.has(key)) continue;
+    const seen = hops.get(key);
+    if (seen) {
+      // One job can both derive a field from the input and be shaped by it (DERIVES and INFLUENCES).
+      seen.types = union(seen.types, row.types);
+      seen.subtypes = union(seen.subtypes, row.subtypes);
+      const more = parseJsonProperty(row.transformations);
+      if (Array.isArray(seen.transformations) && Array.isArray(more)) seen.transformations = [...seen.transformations, ...more];
+      continue;
+    }
     hops.set(key, {
       distance: hop,
       fromId: row.fromId,

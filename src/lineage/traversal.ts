@@ -1,6 +1,6 @@
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { Direction, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
+import { Dependencies, Direction, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
 
 /**
  * The one traversal engine: a bounded breadth-first search over the lineage graph, one step query
@@ -74,21 +74,21 @@ export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
   frontier: (nodes) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB) }),
 };
 
-/** Fields, joined by column lineage through jobs (DERIVES). */
+/** Fields, joined by column lineage through jobs: DERIVES, and INFLUENCES to every field of the output. */
 export const FIELD_LINEAGE: TraversalMode<ExpandRow> = {
   steps: { [Direction.UPSTREAM]: Query.ExpandFieldsUpstream, [Direction.DOWNSTREAM]: Query.ExpandFieldsDownstream },
-  follow: [EdgeType.DERIVES],
+  follow: [EdgeType.DERIVES, EdgeType.INFLUENCES],
   frontier: (nodes) => ({ fieldIds: idsOf(nodes, EntityKind.FIELD) }),
 };
 
 /**
- * Fields through jobs at column level (DERIVES) where the job reports column lineage for the field,
- * else the job's datasets at dataset level (FEEDS/PRODUCES), from where the walk goes on by dataset;
- * writers and readers of symlinked names count (ALIAS).
+ * Fields through jobs at column level (DERIVES, INFLUENCES) where the job reports column lineage
+ * for the field, else the job's datasets at dataset level (FEEDS/PRODUCES), from where the walk goes
+ * on by dataset; writers and readers of symlinked names count (ALIAS).
  */
 export const TRACE: TraversalMode<TraceRow> = {
   steps: { [Direction.UPSTREAM]: Query.TraceUpstreamStep, [Direction.DOWNSTREAM]: Query.TraceDownstreamStep },
-  follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS, EdgeType.DERIVES],
+  follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS, EdgeType.DERIVES, EdgeType.INFLUENCES],
   frontier: (nodes) => ({
     fields: nodes.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId })),
     datasets: idsOf(nodes, EntityKind.DATASET),
@@ -108,6 +108,8 @@ export interface TraversalRequest {
   maxRowsPerHop?: number;
   /** Edge kinds to follow (default: the mode's). */
   follow?: readonly EdgeType[];
+  /** Field-level walks: DIRECT leaves out INDIRECT-only column dependencies (default ALL). */
+  dependencies?: Dependencies;
   /**
    * Asked after each complete hop (1, 2, ...) with the walk so far: true ends the walk there, not
    * truncated (the caller has what it needs), with `openFrom` at that hop.
@@ -156,6 +158,7 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
       ...mode.frontier(frontier),
       asOf: req.asOf,
       follow,
+      indirect: req.dependencies !== Dependencies.DIRECT,
       limit: rowLimit,
     });
     const next: EntityRef[] = [];

@@ -48,10 +48,19 @@ export enum EdgeType {
   /** field → field: column lineage through a job. */
   DERIVES = 'DERIVES',
   /**
-   * field → dataset: an input field that affects the whole output (columnLineage `dataset[]`).
-   * Stored at ingestion; no read follows it yet.
+   * An input field that affects the whole output of a job (columnLineage `dataset[]`: filter, join,
+   * group-by and sort keys; types INDIRECT). Stored field → dataset; read as field → every field of
+   * that dataset.
    */
   INFLUENCES = 'INFLUENCES',
+}
+
+/** Which column dependencies a field-level walk follows. */
+export enum Dependencies {
+  /** Only DIRECT ones: the value comes from the input (DERIVES edges with a DIRECT or untyped transformation). */
+  DIRECT = 'DIRECT',
+  /** DIRECT and INDIRECT ones: also inputs that only shape the value (filters, joins, group-by keys, conditions). */
+  ALL = 'ALL',
 }
 
 /** Which traversal reached a node; ROOT for the start node. */
@@ -135,6 +144,8 @@ export interface LineageEdge {
 
 export interface LineageOptions {
   granularity: Granularity;
+  /** FIELD granularity: which column dependencies to follow (default ALL). */
+  dependencies?: Dependencies;
   /** ISO time: lineage as it stood then; absent: current lineage. */
   asOf?: string | null;
 }

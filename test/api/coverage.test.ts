@@ -133,3 +133,24 @@ describe('coverage of edges written before the figures were kept', () => {
     assert.equal(after.data.coverage.overall.fieldsWithInputs, 3);
   });
 });
+
+describe('coverage with dataset-wide (INDIRECT) column dependencies', () => {
+  it('counts every output field as covered when the job reports inputs that affect the whole output, kept and computed alike', async () => {
+    const n = uniquePrefix('coverage-indirect');
+    const e = runEvent(n, { job: 'filter_only', inputs: ['src'], outputs: ['out'], datasetFacets: { out: schema('o1', 'o2') } }) as any;
+    e.outputs[0].facets.columnLineage = {
+      fields: {},
+      dataset: [{ namespace: n, name: 'src', field: 'status', transformations: [{ type: 'INDIRECT', subtype: 'FILTER' }] }],
+    };
+    assert.equal((await svc.postEvent(e)).status, 201);
+    const query = `query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { edges columnLevel outputFields fieldsWithInputs } } }`;
+    const kept = await svc.graphql(query, { ns: n });
+    assert.deepEqual(kept.data.coverage.overall, { edges: 1, columnLevel: 1, outputFields: 2, fieldsWithInputs: 2 });
+    await svc.app.driver.executeQuery(
+      'MATCH (j:Job)-[p:PRODUCES]->() WHERE j.namespace = $ns REMOVE p.outputFields, p.fieldsWithInputs, p.cllFirstSeen, p.cllLastSeen',
+      { ns: n },
+    );
+    const computed = await svc.graphql(query, { ns: n });
+    assert.deepEqual(computed.data, kept.data);
+  });
+});

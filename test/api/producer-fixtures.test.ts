@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fieldId } from '../../src/ids';
+import { datasetId, fieldId } from '../../src/ids';
 import { startService, type TestService } from '../support/app';
 import { isolate, uniquePrefix } from '../support/isolate';
 
@@ -38,5 +38,98 @@ describe('openlineage-python 1.54: column lineage with the deprecated transforma
     assert.deepEqual(res.data.trace.hops, [
       { granularity: 'FIELD', types: ['IDENTITY'], transformations: [{ type: 'IDENTITY', description: 'identical', deprecatedForm: true }] },
     ]);
+  });
+});
+
+describe('openlineage-spark 1.53 (pyspark 3.5): INDIRECT column dependencies', () => {
+  // orders (status filter, customer_id join) ⋈ customers (customer_id join, country group-by key)
+  //   → revenue_by_country (saveAsTable: warehouse path + catalog symlink) → top_countries.
+  let ns: string;
+  const field = (name: string, f: string) => fieldId(`${ns}file`, name, f);
+  const ORDERS = '/tmp/sparkcap/raw/orders';
+  const REVENUE = '/tmp/sparkcap/warehouse/revenue_by_country';
+  const TOP = '/tmp/sparkcap/out/top_countries';
+
+  before(async () => {
+    ns = uniquePrefix('spark-indirect');
+    const lines = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'openlineage-spark-1.53-orders-by-country.ndjson'), 'utf8');
+    const events = lines.trim().split('\n').map((l) => isolate(JSON.parse(l) as Record<string, unknown>, ns));
+    const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(events));
+    assert.equal(res.body.summary.failed, 0, JSON.stringify(res.body.failed_events));
+  });
+
+  it('traces a filter column downstream at field level, INDIRECT, with no precision lost; DIRECT alone loses it', async () => {
+    const Q = `query($id: ID!, $deps: Dependencies) { trace(nodeId: $id, direction: DOWNSTREAM, dependencies: $deps) {
+      firstPrecisionLoss { distance toId } hops { distance toId granularity types subtypes } } }`;
+    const all = await svc.graphql(Q, { id: field(ORDERS, 'status'), deps: 'ALL' });
+    assert.equal(all.errors, undefined, JSON.stringify(all.errors));
+    assert.equal(all.data.trace.firstPrecisionLoss, null);
+    const hops = all.data.trace.hops as { distance: number; toId: string; granularity: string; types: string[]; subtypes: string[] }[];
+    assert.ok(hops.every((h) => h.granularity === 'FIELD'));
+    // Both Spark jobs that write the table (the CTAS command and its plan) report the filter.
+    assert.deepEqual(
+      hops.filter((h) => h.distance === 1).map((h) => [h.toId, h.types, h.subtypes]),
+      [
+        [field(REVENUE, 'country'), ['INDIRECT'], ['FILTER']],
+        [field(REVENUE, 'country'), ['INDIRECT'], ['FILTER']],
+        [field(REVENUE, 'revenue'), ['INDIRECT'], ['FILTER']],
+        [field(REVENUE, 'revenue'), ['INDIRECT'], ['FILTER']],
+      ],
+    );
+    // Then on through the job that reads the table back: revenue is both copied and filtered on.
+    assert.deepEqual(
+      [...new Set(hops.filter((h) => h.distance === 2).map((h) => `${h.toId} ${h.types.join('+')}`))].sort(),
+      [`${field(TOP, 'country')} DIRECT`, `${field(TOP, 'country')} INDIRECT`, `${field(TOP, 'revenue')} DIRECT+INDIRECT`].sort(),
+    );
+    const direct = await svc.graphql(Q, { id: field(ORDERS, 'status'), deps: 'DIRECT' });
+    assert.equal(direct.data.trace.firstPrecisionLoss.distance, 1);
+    assert.equal(direct.data.trace.firstPrecisionLoss.toId, datasetId(`${ns}file`, REVENUE));
+  });
+
+  it('lineage upstream of an aggregate names its filter, join and group-by keys as INFLUENCES', async () => {
+    const res = await svc.graphql(
+      `query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, granularity: FIELD, depth: 1) { edges { fromId type types subtypes } } }`,
+      { id: field(REVENUE, 'revenue') },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    type Edge = { fromId: string; type: string; types: string[]; subtypes: string[] };
+    const edges = res.data.lineage.edges as Edge[];
+    const CUSTOMERS = '/tmp/sparkcap/raw/customers';
+    // Two jobs write the table; the adaptive plan also reports the join keys as FILTER (Spark adds
+    // isnotnull filters on them), so subtypes are compared as "includes".
+    const by = (from: string, type: string) => edges.filter((e) => e.fromId === from && e.type === type);
+    assert.deepEqual([...new Set(edges.map((e) => `${e.fromId} ${e.type}`))].sort(), [
+      `${field(CUSTOMERS, 'country')} INFLUENCES`,
+      `${field(CUSTOMERS, 'customer_id')} INFLUENCES`,
+      `${field(ORDERS, 'amount')} DERIVES`,
+      `${field(ORDERS, 'customer_id')} INFLUENCES`,
+      `${field(ORDERS, 'status')} INFLUENCES`,
+    ].sort());
+    assert.ok(edges.filter((e) => e.type === 'INFLUENCES').every((e) => e.types.join() === 'INDIRECT'));
+    assert.ok(by(field(ORDERS, 'status'), 'INFLUENCES').every((e) => e.subtypes.includes('FILTER')));
+    assert.ok(by(field(ORDERS, 'customer_id'), 'INFLUENCES').every((e) => e.subtypes.includes('JOIN')));
+    assert.ok(by(field(CUSTOMERS, 'country'), 'INFLUENCES').every((e) => e.subtypes.includes('GROUP_BY')));
+    assert.ok(by(field(ORDERS, 'amount'), 'DERIVES').every((e) => e.types.join() === 'DIRECT' && e.subtypes.join() === 'AGGREGATION'));
+  });
+
+  it('blast radius of a join key reaches the aggregates it shapes; path finds the way from a filter column', async () => {
+    const blast = async (deps: string) =>
+      (await svc.graphql(`query($id: ID!, $deps: Dependencies) { blastRadius(nodeId: $id, kinds: [FIELD], dependencies: $deps) { items { id } } }`, {
+        id: field(ORDERS, 'customer_id'),
+        deps,
+      })).data.blastRadius.items.map((i: { id: string }) => i.id);
+    assert.deepEqual(await blast('ALL'), [field(REVENUE, 'country'), field(REVENUE, 'revenue'), field(TOP, 'country'), field(TOP, 'revenue')]);
+    assert.deepEqual(await blast('DIRECT'), []);
+    const path = async (deps: string) =>
+      (await svc.graphql(`query($a: ID!, $b: ID!, $deps: Dependencies) { path(fromId: $a, toId: $b, granularity: FIELD, dependencies: $deps) { found paths { length edges { type types } } } }`, {
+        a: field(ORDERS, 'status'),
+        b: field(TOP, 'revenue'),
+        deps,
+      })).data.path;
+    const found = await path('ALL');
+    assert.equal(found.found, true);
+    assert.equal(found.paths[0].length, 2);
+    assert.deepEqual(found.paths[0].edges[0], { type: 'INFLUENCES', types: ['INDIRECT'] });
+    assert.deepEqual(await path('DIRECT'), { found: false, paths: [] });
   });
 });

@@ -46,8 +46,8 @@ function cases(): Case[] {
   const writer = (gen.events.find((e) => JSON.stringify((e as { outputs?: unknown }).outputs ?? []).includes(`"${deep.name}"`)) as { job: { namespace: string; name: string } }).job;
   const jobs = [jobId(ns + writer.namespace, writer.name)];
   const expand = { datasetIds: ds, jobIds: jobs, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS'] };
-  const fields = { fieldIds: [field], asOf: null, limit: 100, follow: ['DERIVES'] };
-  const trace = { fields: [{ fieldId: field, datasetId: ds[0] }], datasets: ds, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS', 'DERIVES'] };
+  const fields = { fieldIds: [field], asOf: null, limit: 100, follow: ['DERIVES', 'INFLUENCES'], indirect: true };
+  const trace = { fields: [{ fieldId: field, datasetId: ds[0] }], datasets: ds, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS', 'DERIVES', 'INFLUENCES'], indirect: true };
   const later = '2030-01-01T00:00:00.000Z';
   const selection = { jobPrefix: idPrefix(EntityKind.JOB, ns), datasetPrefix: idPrefix(EntityKind.DATASET, ns) };
   const c = (query: Query, params: Record<string, unknown>, budget: number | null): Case => ({ query, params, budget });

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { EntityKind, Granularity } from '../../lineage/types';
+import { Dependencies, EntityKind, Granularity } from '../../lineage/types';
 import '../enums';
 
 @ArgsType()
@@ -24,6 +24,12 @@ export class PathArgs {
 
   @Field(() => Int, { defaultValue: 1, description: 'How many paths (1 = the shortest; at most 20).' })
   first!: number;
+
+  @Field(() => Dependencies, {
+    defaultValue: Dependencies.ALL,
+    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
+  })
+  dependencies!: Dependencies;
 }
 
 @ArgsType()

@@ -89,11 +89,17 @@ export class PathEdge implements PathEdgeData {
   @Field(() => ID, { description: 'Where data goes.' })
   toId!: string;
 
-  @Field(() => String, { description: 'FEEDS, PRODUCES or DERIVES.' })
+  @Field(() => String, { description: 'FEEDS, PRODUCES, DERIVES or INFLUENCES.' })
   type!: string;
 
-  @Field(() => ID, { nullable: true, description: 'DERIVES: the job.' })
+  @Field(() => ID, { nullable: true, description: 'DERIVES, INFLUENCES: the job.' })
   jobId!: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Column lineage: transformation types (INDIRECT where the input only shapes the value).' })
+  types!: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Column lineage: transformation subtypes (IDENTITY, AGGREGATION, FILTER, JOIN, GROUP_BY, ...).' })
+  subtypes!: string[] | null;
 }
 
 @ObjectType({ description: 'One path from A to B.' })

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { EntityKind } from '../../lineage/types';
+import { Dependencies, EntityKind } from '../../lineage/types';
 import '../enums';
 
 @ArgsType()
@@ -21,4 +21,10 @@ export class BlastRadiusArgs {
 
   @Field(() => String, { nullable: true, description: 'endCursor of the previous page.' })
   after?: string | null;
+
+  @Field(() => Dependencies, {
+    defaultValue: Dependencies.ALL,
+    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
+  })
+  dependencies!: Dependencies;
 }

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Direction, Granularity } from '../../lineage/types';
+import { Dependencies, Direction, Granularity } from '../../lineage/types';
 import '../enums';
 
 @ArgsType()
@@ -24,4 +24,10 @@ export class LineageArgs {
     description: 'ISO-8601 time: lineage as it stood then (each job with the IO of its latest run by then). Default: current lineage.',
   })
   asOf?: string | null;
+
+  @Field(() => Dependencies, {
+    defaultValue: Dependencies.ALL,
+    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
+  })
+  dependencies!: Dependencies;
 }

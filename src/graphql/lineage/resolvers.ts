@@ -22,8 +22,8 @@ export class LineageQueries {
       'start node does not exist.',
   })
   lineage(@Args(() => LineageArgs) args: LineageArgs, @Ctx() ctx: Context): Promise<LineageGraphData> {
-    const { nodeId, direction, depth, granularity, asOf } = args;
-    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.limits.defaultDepth, { granularity, asOf });
+    const { nodeId, direction, depth, granularity, asOf, dependencies } = args;
+    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.limits.defaultDepth, { granularity, asOf, dependencies });
   }
 }
 
@@ -37,7 +37,7 @@ export class LineageGraphResolver {
 
 @Resolver(() => LineageEdge)
 export class LineageEdgeResolver {
-  @FieldResolver(() => Job, { nullable: true, description: 'DERIVES: the job whose column lineage this is.' })
+  @FieldResolver(() => Job, { nullable: true, description: 'DERIVES, INFLUENCES: the job whose column lineage this is.' })
   job(@Root() e: LineageEdgeData, @Ctx() ctx: Context): Promise<JobRecord | null> | null {
     return e.jobId ? ctx.loaders.job.load(e.jobId) : null;
   }

@@ -44,7 +44,9 @@ export class LineageEdge implements LineageEdgeData {
   @Field(() => ID, { description: 'Where data goes (a job for FEEDS, a dataset for PRODUCES, a field for DERIVES).' })
   toId!: string;
 
-  @Field(() => EdgeType, { description: 'FEEDS (read), PRODUCES (write), ALIAS (same dataset) or DERIVES (column lineage).' })
+  @Field(() => EdgeType, {
+    description: 'FEEDS (read), PRODUCES (write), ALIAS (same dataset), DERIVES (column lineage) or INFLUENCES (an input field that affects the whole output).',
+  })
   type!: EdgeType;
 
   @Field(() => String, { nullable: true, description: 'Earliest event time that recorded this read or write.' })
@@ -61,15 +63,15 @@ export class LineageEdge implements LineageEdgeData {
   @Field(() => Boolean, { description: 'False for an edge of past IO that the job no longer reports (only with asOf).' })
   current!: boolean;
 
-  @Field(() => ID, { nullable: true, description: 'DERIVES: the job whose column lineage this is.' })
+  @Field(() => ID, { nullable: true, description: 'DERIVES, INFLUENCES: the job whose column lineage this is.' })
   jobId!: string | null;
 
-  @Field(() => [String], { nullable: true, description: 'DERIVES: transformation types (DIRECT, INDIRECT).' })
+  @Field(() => [String], { nullable: true, description: 'DERIVES, INFLUENCES: transformation types (DIRECT, INDIRECT).' })
   types!: string[] | null;
 
   @Field(() => [String], {
     nullable: true,
-    description: 'DERIVES: transformation subtypes (IDENTITY, TRANSFORMATION, AGGREGATION, JOIN, GROUP_BY, FILTER, SORT, WINDOW, CONDITIONAL).',
+    description: 'DERIVES, INFLUENCES: transformation subtypes (IDENTITY, TRANSFORMATION, AGGREGATION, JOIN, GROUP_BY, FILTER, SORT, WINDOW, CONDITIONAL).',
   })
   subtypes!: string[] | null;
 }

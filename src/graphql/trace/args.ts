@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Direction } from '../../lineage/types';
+import { Dependencies, Direction } from '../../lineage/types';
 import '../enums';
 
 @ArgsType()
@@ -15,4 +15,10 @@ export class TraceArgs {
 
   @Field(() => String, { nullable: true, description: 'ISO-8601 time: trace lineage as it stood then.' })
   asOf?: string | null;
+
+  @Field(() => Dependencies, {
+    defaultValue: Dependencies.ALL,
+    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
+  })
+  dependencies!: Dependencies;
 }
