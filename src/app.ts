@@ -94,6 +94,7 @@ export async function createApp(config: Config, log: Logger, metrics: Metrics = 
       ingestKey: config.ingest.key,
       limits: config.ingest,
       queryLimits: config.graphql,
+      walkCaps: config.lineage,
       metrics,
       ready: () => isSchemaApplied(executor, statements),
     });

@@ -44,7 +44,8 @@ const envSchema = z.object({
   TRIBUTARY_MAX_COVERAGE_EDGES: positiveInt.default(200_000),
   TRIBUTARY_PLAN_WARMUP: z.enum(['true', 'false']).default('true'),
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
-  TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(20000),
+  /** Estimated answer size (src/graphql/limits.ts): a full depth-20 lineage both ways (4,000 nodes, 8 fields each) costs about 52,000. */
+  TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(100_000),
   /** GraphQL schema introspection (what GraphiQL and codegen use); on unless set to false. */
   TRIBUTARY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

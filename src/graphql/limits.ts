@@ -7,20 +7,48 @@ import { toGraphQLError } from './errors';
 /**
  * Depth and cost limits, checked once the operation is parsed and validated and before any
  * resolver runs (so an over-limit query never touches Neo4j). Depth counts nested selections
- * (introspection fields excepted). Cost: 1 per field; a field with a `first` argument costs
- * `first` times its selection (the page it asks for); `depth` arguments multiply likewise.
+ * (introspection fields excepted). Cost estimates the nodes an answer can hold, bounded by the
+ * server's own caps: 1 per field; a field with a `first` argument costs `first` times its selection
+ * (the page it asks for); a walk with a `depth` argument and no `first` (lineage, trace) costs its
+ * selection times the nodes it can return, min(TRIBUTARY_MAX_NODES per direction, 4^depth), with
+ * the depth the server uses when none is given. Aliases add up, nesting multiplies.
  */
 export interface QueryLimits {
   maxDepth: number;
   maxComplexity: number;
 }
 
-const pagedEstimator: ComplexityEstimator = ({ args, childComplexity }) => {
-  const multiplier = (typeof args.first === 'number' ? args.first : 1) * (typeof args.depth === 'number' ? Math.max(1, args.depth) : 1);
-  return multiplier > 1 ? 1 + multiplier * childComplexity : undefined;
-};
+/** What the estimate needs of the server's caps (TRIBUTARY_MAX_NODES, the default and maximum lineage depth). */
+export interface WalkCaps {
+  maxNodes: number;
+  defaultDepth: number;
+  maxDepth: number;
+}
 
-export function queryLimitsPlugin(schema: GraphQLSchema, limits: QueryLimits): ApolloServerPlugin {
+export function costEstimator(caps: WalkCaps): ComplexityEstimator {
+  return ({ args, field, childComplexity }) => {
+    if (typeof args.first === 'number') return 1 + Math.max(1, args.first) * childComplexity;
+    if (!field.args.some((a) => a.name === 'depth')) return undefined;
+    // lineage defaults to TRIBUTARY_DEFAULT_DEPTH; trace walks to TRIBUTARY_MAX_DEPTH.
+    const fallback = field.name === 'lineage' ? caps.defaultDepth : caps.maxDepth;
+    const depth = Math.min(typeof args.depth === 'number' ? Math.max(1, args.depth) : fallback, caps.maxDepth);
+    const directions = args.direction === 'BOTH' ? 2 : 1;
+    return 1 + Math.min(caps.maxNodes * directions, 4 ** depth) * childComplexity;
+  };
+}
+
+/** The estimated cost of an operation (see above). */
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, caps: WalkCaps, variables: Record<string, unknown> = {}, operationName?: string): number {
+  return getComplexity({
+    schema,
+    query: document,
+    operationName,
+    variables,
+    estimators: [costEstimator(caps), simpleEstimator({ defaultComplexity: 1 })],
+  });
+}
+
+export function queryLimitsPlugin(schema: GraphQLSchema, limits: QueryLimits, caps: WalkCaps): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
@@ -29,15 +57,12 @@ export function queryLimitsPlugin(schema: GraphQLSchema, limits: QueryLimits): A
           if (depth > limits.maxDepth) {
             throw limitError(`query depth ${depth} exceeds the limit of ${limits.maxDepth} (TRIBUTARY_MAX_QUERY_DEPTH)`);
           }
-          const complexity = getComplexity({
-            schema,
-            query: document,
-            operationName: operationName ?? undefined,
-            variables: request.variables ?? {},
-            estimators: [pagedEstimator, simpleEstimator({ defaultComplexity: 1 })],
-          });
-          if (complexity > limits.maxComplexity) {
-            throw limitError(`query cost ${complexity} exceeds the limit of ${limits.maxComplexity} (TRIBUTARY_MAX_QUERY_COMPLEXITY); ask for smaller pages or fewer fields`);
+          const cost = operationCost(schema, document, caps, request.variables ?? {}, operationName ?? undefined);
+          if (cost > limits.maxComplexity) {
+            throw limitError(
+              `query cost ${cost} exceeds the limit of ${limits.maxComplexity} (TRIBUTARY_MAX_QUERY_COMPLEXITY): ask for smaller pages ` +
+                '(first), a smaller depth, fewer aliases or fewer fields per item',
+            );
           }
         },
       };

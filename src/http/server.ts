@@ -5,7 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
-import { queryLimitsPlugin, type QueryLimits } from '../graphql/limits';
+import { queryLimitsPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import { ingestRoutes } from './ingest-routes';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { Ingestor } from '../ingest/ingestor';
@@ -27,6 +27,8 @@ export interface ServerDeps {
   ingestKey?: string;
   limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
   queryLimits: QueryLimits & { introspection: boolean };
+  /** The server's traversal caps, for the cost estimate. */
+  walkCaps: WalkCaps;
   metrics: Metrics;
 }
 
@@ -70,7 +72,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     formatError: formatError(deps.log),
     includeStacktraceInErrorResponses: false,
     introspection: deps.queryLimits.introspection,
-    plugins: [fastifyApolloDrainPlugin(app), queryLimitsPlugin(deps.schema, deps.queryLimits)],
+    plugins: [fastifyApolloDrainPlugin(app), queryLimitsPlugin(deps.schema, deps.queryLimits, deps.walkCaps)],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), { context: async () => createContext(deps.services) });
