@@ -1,6 +1,7 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Dependencies, EntityKind, Granularity } from '../../lineage/types';
+import { EntityKind, Granularity } from '../../lineage/types';
 import '../enums';
+import { DependenciesArgs } from '../common-args';
 
 @ArgsType()
 export class LineageBreaksArgs {
@@ -9,7 +10,7 @@ export class LineageBreaksArgs {
 }
 
 @ArgsType()
-export class PathArgs {
+export class PathArgs extends DependenciesArgs {
   @Field(() => ID, { description: 'A: dataset or job id (field id at FIELD granularity).' })
   fromId!: string;
 
@@ -24,12 +25,6 @@ export class PathArgs {
 
   @Field(() => Int, { defaultValue: 1, description: 'How many paths (1 = the shortest; at most 20).' })
   first!: number;
-
-  @Field(() => Dependencies, {
-    defaultValue: Dependencies.ALL,
-    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
-  })
-  dependencies!: Dependencies;
 }
 
 @ArgsType()

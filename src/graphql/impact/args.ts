@@ -1,9 +1,10 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Dependencies, EntityKind } from '../../lineage/types';
+import { EntityKind } from '../../lineage/types';
 import '../enums';
+import { DependenciesArgs } from '../common-args';
 
 @ArgsType()
-export class BlastRadiusArgs {
+export class BlastRadiusArgs extends DependenciesArgs {
   @Field(() => ID, { description: 'A dataset id or field id.' })
   nodeId!: string;
 
@@ -21,10 +22,4 @@ export class BlastRadiusArgs {
 
   @Field(() => String, { nullable: true, description: 'endCursor of the previous page.' })
   after?: string | null;
-
-  @Field(() => Dependencies, {
-    defaultValue: Dependencies.ALL,
-    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
-  })
-  dependencies!: Dependencies;
 }

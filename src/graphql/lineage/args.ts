@@ -1,9 +1,10 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Dependencies, Direction, Granularity } from '../../lineage/types';
+import { Direction, Granularity } from '../../lineage/types';
 import '../enums';
+import { DependenciesArgs } from '../common-args';
 
 @ArgsType()
-export class LineageArgs {
+export class LineageArgs extends DependenciesArgs {
   @Field(() => ID, { description: 'A dataset or job id (DATASET granularity), or a field id (FIELD granularity).' })
   nodeId!: string;
 
@@ -24,10 +25,4 @@ export class LineageArgs {
     description: 'ISO-8601 time: lineage as it stood then (each job with the IO of its latest run by then). Default: current lineage.',
   })
   asOf?: string | null;
-
-  @Field(() => Dependencies, {
-    defaultValue: Dependencies.ALL,
-    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
-  })
-  dependencies!: Dependencies;
 }

@@ -1,9 +1,10 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Dependencies, Direction } from '../../lineage/types';
+import { Direction } from '../../lineage/types';
 import '../enums';
+import { DependenciesArgs } from '../common-args';
 
 @ArgsType()
-export class TraceArgs {
+export class TraceArgs extends DependenciesArgs {
   @Field(() => ID, { description: 'A field id (datasetField:...) or dataset id.' })
   nodeId!: string;
 
@@ -15,10 +16,4 @@ export class TraceArgs {
 
   @Field(() => String, { nullable: true, description: 'ISO-8601 time: trace lineage as it stood then.' })
   asOf?: string | null;
-
-  @Field(() => Dependencies, {
-    defaultValue: Dependencies.ALL,
-    description: 'Column dependencies to follow at field level: ALL (default; also INDIRECT ones such as filter, join and group-by keys) or DIRECT.',
-  })
-  dependencies!: Dependencies;
 }
