@@ -1,41 +1,45 @@
 // Purpose: one step of a downstream trace (the mirror of trace-upstream-step.cypher). From a field
-//   item: the output fields each job that reads its dataset derives from it (DERIVES) and, where
+//   item: the output fields each job that reads its dataset (under any SYMLINKed name: the field of
+//   the same name there) derives from it (DERIVES) and, where
 //   the field affects a whole output (INFLUENCES: filter, join, group-by keys; types INDIRECT),
 //   every field of that output (FIELD hops); for a reading job with neither, the job's output
 //   datasets (DATASET hops: field precision lost there). With $indirect false, INDIRECT-only
 //   dependencies are left out. From a dataset item: the output datasets of the jobs that read it.
 //   Readers of SYMLINKed names count as readers. Edges: current ones, or as of $asOf.
-// Parameters: $fields: list of {fieldId, datasetId}; $datasets: list of dataset ids; $asOf: ISO time or null;
+// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $asOf: ISO time or null;
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
 //   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
 // Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output), jobId, granularity,
 //   types, subtypes, transformations (JSON or null), node: the output {id, kind, namespace, name, datasetId}
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
   CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (m)-[r:FEEDS]->(j:Job)
   WHERE ($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf)
-  WITH DISTINCT item, j
-  CALL (item, j) {
-    MATCH (:Field {id: item.fieldId})-[e:DERIVES {jobId: j.id}]->(dst:Field)
+  WITH item, j, collect(DISTINCT m.id) AS ins
+  CALL (item, j, ins) {
+    // The item's field under every name of its dataset the job read (same field name).
+    UNWIND ins AS i
+    MATCH (:Dataset {id: i})-[:HAS_FIELD]->(:Field {name: item.name})-[e:DERIVES {jobId: j.id}]->(dst:Field)
     WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT')))
     MATCH (dd:Dataset {id: dst.datasetId})
     RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations,
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
     UNION ALL
-    MATCH (:Field {id: item.fieldId})-[e:INFLUENCES {jobId: j.id}]->(dd:Dataset)-[:HAS_FIELD]->(dst:Field)
+    UNWIND ins AS i
+    MATCH (:Dataset {id: i})-[:HAS_FIELD]->(:Field {name: item.name})-[e:INFLUENCES {jobId: j.id}]->(dd:Dataset)-[:HAS_FIELD]->(dst:Field)
     WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf)
     RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations,
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
     UNION ALL
-    WITH item, j
-    WHERE NOT EXISTS { MATCH (:Field {id: item.fieldId})-[e:DERIVES {jobId: j.id}]->(:Field) WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT'))) }
-      AND NOT EXISTS { MATCH (:Field {id: item.fieldId})-[e:INFLUENCES {jobId: j.id}]->(:Dataset) WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf) }
+    WITH item, j, ins
+    WHERE NOT EXISTS { MATCH (t:Dataset)-[:HAS_FIELD]->(:Field {name: item.name})-[e:DERIVES {jobId: j.id}]->(:Field) WHERE t.id IN ins AND 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT'))) }
+      AND NOT EXISTS { MATCH (t:Dataset)-[:HAS_FIELD]->(:Field {name: item.name})-[e:INFLUENCES {jobId: j.id}]->(:Dataset) WHERE t.id IN ins AND 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf) }
     MATCH (j)-[p:PRODUCES]->(dst:Dataset)
     WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
     RETURN dst.id AS toId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,

@@ -1,17 +1,18 @@
 // Purpose: one step of an upstream trace. From a field item: the input fields of each job that
-//   writes its dataset (column lineage, FIELD hops): those it derives from (DERIVES) and those that
+//   writes its dataset, under any of its SYMLINKed names (the field of the same name there; column
+//   lineage, FIELD hops): those it derives from (DERIVES) and those that
 //   affect the whole dataset (INFLUENCES, columnLineage `dataset[]`: filter, join, group-by keys;
 //   types INDIRECT); for a writing job with neither, the job's input datasets instead (DATASET
 //   hops: field precision lost there). With $indirect false, INDIRECT-only dependencies are left out. From a
 //   dataset item: the input datasets of the jobs that write it (DATASET hops). Writers of SYMLINKed
 //   names of the dataset count as writers. Edges: current ones, or as of $asOf (first seen by then).
-// Parameters: $fields: list of {fieldId, datasetId}; $datasets: list of dataset ids; $asOf: ISO time or null;
+// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $asOf: ISO time or null;
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
 //   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
 // Columns: toId (the item), toKind ('FIELD' | 'DATASET'), fromId (the input), jobId, granularity ('FIELD' |
 //   'DATASET'), types, subtypes, transformations (JSON or null), node: the input {id, kind, namespace, name, datasetId}
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
@@ -20,7 +21,9 @@ CALL () {
   WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
   WITH item, j, collect(DISTINCT m.id) AS outs
   CALL (item, j, outs) {
-    MATCH (src:Field)-[e:DERIVES {jobId: j.id}]->(:Field {id: item.fieldId})
+    // The item's field under every name of its dataset the job wrote (same field name).
+    UNWIND outs AS o
+    MATCH (:Dataset {id: o})-[:HAS_FIELD]->(:Field {name: item.name})<-[e:DERIVES {jobId: j.id}]-(src:Field)
     WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT')))
     MATCH (sd:Dataset {id: src.datasetId})
     RETURN src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
@@ -36,7 +39,7 @@ CALL () {
            {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
     UNION ALL
     WITH item, j, outs
-    WHERE NOT EXISTS { MATCH (:Field)-[e:DERIVES {jobId: j.id}]->(:Field {id: item.fieldId}) WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT'))) }
+    WHERE NOT EXISTS { MATCH (t:Dataset)-[:HAS_FIELD]->(:Field {name: item.name})<-[e:DERIVES {jobId: j.id}]-(:Field) WHERE t.id IN outs AND 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT'))) }
       AND NOT EXISTS { MATCH (:Field)-[e:INFLUENCES {jobId: j.id}]->(t:Dataset) WHERE t.id IN outs AND 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf) }
     MATCH (src:Dataset)-[f:FEEDS]->(j)
     WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)

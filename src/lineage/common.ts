@@ -1,7 +1,7 @@
 import { badInput, notFound } from '../errors';
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { parseIdOfKind } from '../ids';
+import { datasetId, parseIdOfKind } from '../ids';
 import { EntityKind, type EntityRef } from './types';
 
 /**
@@ -37,14 +37,19 @@ export const optionalTime = (text: string | null | undefined, what = 'asOf'): st
 
 /**
  * The node with this id, which must be of one of `kinds` (BAD_INPUT otherwise), looked up by the
- * label its id names; NOT_FOUND when absent.
+ * label its id names; NOT_FOUND when absent. A field id under a symlinked name of its dataset where
+ * no field has that id resolves to the field of the same name under another name (whose id the
+ * answer then carries: it says under which name the field was reported).
  */
 export async function findStart(tx: TxRunner, id: string, ...kinds: EntityKind[]): Promise<EntityRef> {
   const ref = parseIdOfKind(id, ...kinds);
+  const field = ref.kind === EntityKind.FIELD ? ref : null;
   const [found] = await tx.run<{ node: EntityRef }>(Query.NodeExists, {
     datasetId: ref.kind === EntityKind.DATASET ? id : null,
     jobId: ref.kind === EntityKind.JOB ? id : null,
-    fieldId: ref.kind === EntityKind.FIELD ? id : null,
+    fieldId: field ? id : null,
+    fieldDatasetId: field ? datasetId(field.namespace, field.name) : null,
+    fieldName: field ? field.field : null,
   });
   if (!found) throw notFound(`no ${ref.kind.toLowerCase()} with id "${id}"`);
   return found.node;

@@ -77,7 +77,7 @@ export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
 /** Fields, joined by column lineage through jobs: DERIVES, and INFLUENCES to every field of the output. */
 export const FIELD_LINEAGE: TraversalMode<ExpandRow> = {
   steps: { [Direction.UPSTREAM]: Query.ExpandFieldsUpstream, [Direction.DOWNSTREAM]: Query.ExpandFieldsDownstream },
-  follow: [EdgeType.DERIVES, EdgeType.INFLUENCES],
+  follow: [EdgeType.DERIVES, EdgeType.INFLUENCES, EdgeType.ALIAS],
   frontier: (nodes) => ({ fieldIds: idsOf(nodes, EntityKind.FIELD) }),
 };
 
@@ -90,7 +90,7 @@ export const TRACE: TraversalMode<TraceRow> = {
   steps: { [Direction.UPSTREAM]: Query.TraceUpstreamStep, [Direction.DOWNSTREAM]: Query.TraceDownstreamStep },
   follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS, EdgeType.DERIVES, EdgeType.INFLUENCES],
   frontier: (nodes) => ({
-    fields: nodes.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId })),
+    fields: nodes.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId, name: n.name })),
     datasets: idsOf(nodes, EntityKind.DATASET),
   }),
 };

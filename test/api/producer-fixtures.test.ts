@@ -133,3 +133,87 @@ describe('openlineage-spark 1.53 (pyspark 3.5): INDIRECT column dependencies', (
     assert.deepEqual(await path('DIRECT'), { found: false, paths: [] });
   });
 });
+
+describe('fields under every name of a dataset (Spark saveAsTable path + catalog symlink, read by its catalog name)', () => {
+  // The Spark capture writes /tmp/sparkcap/warehouse/revenue_by_country and declares the catalog
+  // name default.revenue_by_country (namespace file:/tmp/sparkcap/warehouse) in `symlinks`; a
+  // dbt-style model then reads the catalog name with column lineage.
+  let ns: string;
+  const REVENUE = '/tmp/sparkcap/warehouse/revenue_by_country';
+  const path_ = (name: string, f: string) => fieldId(`${ns}file`, name, f);
+  const catalog = (f: string) => fieldId(`${ns}file:/tmp/sparkcap/warehouse`, 'default.revenue_by_country', f);
+  const model = (f: string) => fieldId(`${ns}postgres://warehouse:5432`, 'analytics.main.country_report', f);
+
+  before(async () => {
+    ns = uniquePrefix('spark-alias');
+    const lines = fs.readFileSync(path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'openlineage-spark-1.53-orders-by-country.ndjson'), 'utf8');
+    const spark = lines.trim().split('\n').map((l) => isolate(JSON.parse(l) as Record<string, unknown>, ns));
+    const reader = isolate(
+      {
+        eventType: 'COMPLETE',
+        eventTime: '2026-12-01T03:20:00.000Z',
+        producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.54.0/integration/dbt',
+        schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+        run: { runId: '0190f2a3-8a8e-7bbb-9c2a-000000000001' },
+        job: { namespace: 'dbt', name: 'analytics.main.country_report' },
+        inputs: [{ namespace: 'file:/tmp/sparkcap/warehouse', name: 'default.revenue_by_country' }],
+        outputs: [
+          {
+            namespace: 'postgres://warehouse:5432',
+            name: 'analytics.main.country_report',
+            facets: {
+              columnLineage: {
+                _producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.54.0/integration/dbt',
+                _schemaURL: 'https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet',
+                fields: {
+                  revenue_eur: {
+                    inputFields: [
+                      { namespace: 'file:/tmp/sparkcap/warehouse', name: 'default.revenue_by_country', field: 'revenue', transformations: [{ type: 'DIRECT', subtype: 'TRANSFORMATION' }] },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+      ns,
+    );
+    const res = await svc.post('/api/v1/lineage/batch', JSON.stringify([...spark, reader]));
+    assert.equal(res.body.summary.failed, 0, JSON.stringify(res.body.failed_events));
+  });
+
+  it('traces a model column back field by field through the Spark job that wrote the table under its path name', async () => {
+    const res = await svc.graphql(
+      `query($id: ID!) { trace(nodeId: $id) { firstPrecisionLoss { distance } hops { distance fromId toId granularity } } }`,
+      { id: model('revenue_eur') },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.equal(res.data.trace.firstPrecisionLoss, null);
+    const hops = res.data.trace.hops as { distance: number; fromId: string; toId: string; granularity: string }[];
+    assert.deepEqual([...new Set(hops.filter((h) => h.distance <= 2).map((h) => `${h.distance} ${h.fromId}`))].sort(), [
+      `1 ${catalog('revenue')}`,
+      `2 ${path_('/tmp/sparkcap/raw/orders', 'amount')}`,
+      `2 ${path_('/tmp/sparkcap/raw/orders', 'customer_id')}`,
+      `2 ${path_('/tmp/sparkcap/raw/orders', 'status')}`,
+      `2 ${fieldId(`${ns}file`, '/tmp/sparkcap/raw/customers', 'country')}`,
+      `2 ${fieldId(`${ns}file`, '/tmp/sparkcap/raw/customers', 'customer_id')}`,
+    ].sort());
+    assert.ok(hops.every((h) => h.granularity === 'FIELD'));
+  });
+
+  it('finds a field by its id under either name, and walks FIELD lineage across the names at no extra hop', async () => {
+    // No event ever named `country` under the catalog name: the id resolves to the path name's field.
+    const q = `query($id: ID!) { lineage(nodeId: $id, granularity: FIELD, direction: UPSTREAM, depth: 1) { root { id } nodes { id distance } edges { fromId toId type } } }`;
+    const res = await svc.graphql(q, { id: catalog('country') });
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.equal(res.data.lineage.root.id, path_(REVENUE, 'country'));
+    // Under the catalog name, the reader's field has the path name's field as an ALIAS at distance 0,
+    // and the Spark inputs at distance 1.
+    const up = await svc.graphql(q, { id: catalog('revenue') });
+    const nodes = up.data.lineage.nodes as { id: string; distance: number }[];
+    assert.deepEqual(nodes.find((n) => n.id === path_(REVENUE, 'revenue')), { id: path_(REVENUE, 'revenue'), distance: 0 });
+    assert.ok(nodes.some((n) => n.id === path_('/tmp/sparkcap/raw/orders', 'amount') && n.distance === 1));
+    assert.ok((up.data.lineage.edges as { type: string }[]).some((e) => e.type === 'ALIAS'));
+  });
+});

@@ -21,7 +21,7 @@ describe('the executor names its transactions and queries', () => {
     let entered!: () => void;
     const inside = new Promise<void>((r) => (entered = r));
     const open = svc.app.executor.readTx('probe-transaction', async (tx) => {
-      await tx.run(Query.NodeExists, { datasetId: datasetId('t-executor', 'x'), jobId: null, fieldId: null });
+      await tx.run(Query.NodeExists, { datasetId: datasetId('t-executor', 'x'), jobId: null, fieldId: null, fieldDatasetId: null, fieldName: null });
       entered();
       await held;
     });

@@ -19,7 +19,7 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
     const expand = shapes.get(Query.ExpandUpstream)!;
     assert.equal(expand.length, 20);
     assert.deepEqual([...new Set(expand.map((p) => (p.datasetIds as unknown[]).length))].sort((a, b) => a - b), [0, 1, 10, 100, 1000, 10000]);
-    assert.deepEqual(shapes.get(Query.NodeExists)?.map((p) => Object.keys(p).filter((k) => p[k] !== null)), [['datasetId'], ['fieldId'], ['jobId']]);
+    assert.deepEqual(shapes.get(Query.NodeExists)?.map((p) => Object.keys(p).filter((k) => p[k] !== null)), [['datasetId'], ['fieldId', 'fieldDatasetId', 'fieldName'], ['jobId']]);
     const ingest = Object.values(Query).filter((q) => q.startsWith('ingest/'));
     assert.deepEqual(ingest.filter((q) => !shapes.has(q)), []);
   });

@@ -46,8 +46,8 @@ function cases(): Case[] {
   const writer = (gen.events.find((e) => JSON.stringify((e as { outputs?: unknown }).outputs ?? []).includes(`"${deep.name}"`)) as { job: { namespace: string; name: string } }).job;
   const jobs = [jobId(ns + writer.namespace, writer.name)];
   const expand = { datasetIds: ds, jobIds: jobs, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS'] };
-  const fields = { fieldIds: [field], asOf: null, limit: 100, follow: ['DERIVES', 'INFLUENCES'], indirect: true };
-  const trace = { fields: [{ fieldId: field, datasetId: ds[0] }], datasets: ds, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS', 'DERIVES', 'INFLUENCES'], indirect: true };
+  const fields = { fieldIds: [field], asOf: null, limit: 100, follow: ['DERIVES', 'INFLUENCES', 'ALIAS'], indirect: true };
+  const trace = { fields: [{ fieldId: field, datasetId: ds[0], name: deep.fields[0] }], datasets: ds, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS', 'DERIVES', 'INFLUENCES'], indirect: true };
   const later = '2030-01-01T00:00:00.000Z';
   const selection = { jobPrefix: idPrefix(EntityKind.JOB, ns), datasetPrefix: idPrefix(EntityKind.DATASET, ns) };
   const c = (query: Query, params: Record<string, unknown>, budget: number | null): Case => ({ query, params, budget });
@@ -61,8 +61,8 @@ function cases(): Case[] {
     c(Query.RunIoOfRuns, { ids: runs }, 200),
     c(Query.VersionsOfJobs, { ids: jobs }, 200),
     c(Query.DatasetProducersConsumers, { ids: ds }, 200),
-    c(Query.NodeExists, { datasetId: ds[0], jobId: null, fieldId: null }, 100),
-    c(Query.NodeExists, { datasetId: null, jobId: null, fieldId: field }, 100),
+    c(Query.NodeExists, { datasetId: ds[0], jobId: null, fieldId: null, fieldDatasetId: null, fieldName: null }, 100),
+    c(Query.NodeExists, { datasetId: null, jobId: null, fieldId: field, fieldDatasetId: ds[0], fieldName: deep.fields[0] }, 100),
     c(Query.ExpandDownstream, expand, 1_000),
     c(Query.ExpandUpstream, expand, 1_000),
     c(Query.ExpandDownstream, { ...expand, asOf: later }, 2_000),

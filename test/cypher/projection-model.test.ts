@@ -97,6 +97,8 @@ describe('event kinds', () => {
       datasetId: datasetId(ns, 'enriched'),
       jobId: null,
       fieldId: null,
+      fieldDatasetId: null,
+      fieldName: null,
     });
     assert.equal(l.length, 1);
     const res = await svc.graphql(`query($id: ID!) { job(id: $id) { processingType latestRun { state } inputs { name } outputs { name } } }`, {
