@@ -9,7 +9,8 @@ import { Dependencies, Direction, EdgeType, EntityKind, Granularity, type Entity
  * `first` of them, of at most `maxLength` edges (both at most 20), no edge used twice on a path.
  * Dataset granularity follows current reads and writes (FEEDS, PRODUCES; symlinked names are not
  * crossed); field granularity follows current column lineage (DERIVES, and INFLUENCES unless
- * `dependencies` is DIRECT), as lineage does.
+ * `dependencies` is DIRECT) and the same field under another name of its dataset (ALIAS, which
+ * adds nothing to a path's length), as lineage does.
  *
  * One downstream walk of the traversal engine from A: after its hop h it has seen every edge a path
  * of at most h edges can use, so it stops at the first hop where `first` such paths exist (or at
@@ -75,7 +76,7 @@ export class PathService {
         depth: maxLength,
         asOf: null,
         maxNodes: this.limits.maxNodes,
-        follow: field ? [EdgeType.DERIVES, EdgeType.INFLUENCES] : [EdgeType.FEEDS, EdgeType.PRODUCES],
+        follow: field ? [EdgeType.DERIVES, EdgeType.INFLUENCES, EdgeType.ALIAS] : [EdgeType.FEEDS, EdgeType.PRODUCES],
         dependencies,
         until: enough,
       });
@@ -84,7 +85,7 @@ export class PathService {
     const { t, to } = walk;
     const nodes = new Map([...t.reached.values()].map((r) => [r.node.id, r.node]));
     const paths = pathsIn(t.edges, fromId, to.id, maxLength, first).map((rows) => ({
-      length: rows.length,
+      length: rows.reduce((n, r) => n + costOf(r), 0),
       nodes: [nodes.get(fromId)!, ...rows.map((r) => nodes.get(r.toId)!)],
       edges: rows.map((r) => ({ fromId: r.fromId, toId: r.toId, type: r.type, jobId: r.jobId ?? null, types: r.types ?? null, subtypes: r.subtypes ?? null })),
     }));
@@ -98,10 +99,14 @@ function pathsIn(edges: { row: ExpandRow; hop: number }[], a: string, b: string,
   return shortestPaths(edges.filter((e) => e.hop <= maxLength).map((e) => e.row), a, b, maxLength, k);
 }
 
+/** What an edge adds to a path's length: an ALIAS (another name of the same field) adds nothing. */
+const costOf = (r: ExpandRow): number => (r.type === EdgeType.ALIAS ? 0 : 1);
+
 /**
- * Up to `k` paths from `a` to `b` of at most `maxLength` edges, no edge twice on one path, shortest
- * first and, within a length, in the order of their node ids. A prefix is extended only while it
- * can still reach `b` within the length being enumerated (distances to `b` computed backwards).
+ * Up to `k` paths from `a` to `b` of at most `maxLength` edges (ALIAS edges not counted), no edge
+ * twice on one path, shortest first and, within a length, in the order of their node ids. A prefix
+ * is extended only while it can still reach `b` within the length being enumerated (distances to `b`
+ * computed backwards).
  */
 function shortestPaths(rows: ExpandRow[], a: string, b: string, maxLength: number, k: number): ExpandRow[][] {
   const unique = new Map(rows.map((r) => [`${r.fromId}\u0000${r.toId}\u0000${r.type}\u0000${r.jobId ?? ''}`, r]));
@@ -109,39 +114,43 @@ function shortestPaths(rows: ExpandRow[], a: string, b: string, maxLength: numbe
   const out = groupBy(sorted, (r) => r.fromId);
   const toB = distancesTo(b, groupBy(sorted, (r) => r.toId));
   const found: ExpandRow[][] = [];
-  for (let length = Math.max(1, toB.get(a) ?? Infinity); length <= maxLength && found.length < k; length++) {
+  const shortest = toB.get(a) ?? Infinity;
+  for (let length = a === b ? Math.max(1, shortest) : shortest; length <= maxLength && found.length < k; length++) {
     const used = new Set<ExpandRow>();
     const prefix: ExpandRow[] = [];
-    const extend = (at: string): void => {
+    const extend = (at: string, cost: number): void => {
       if (found.length >= k) return;
-      if (prefix.length === length) {
-        if (at === b) found.push([...prefix]);
+      if (at === b && cost === length && prefix.length > 0) {
+        found.push([...prefix]);
         return;
       }
       for (const r of out.get(at) ?? []) {
-        if (used.has(r) || prefix.length + 1 + (toB.get(r.toId) ?? Infinity) > length) continue;
+        const next = cost + costOf(r);
+        if (used.has(r) || next + (toB.get(r.toId) ?? Infinity) > length) continue;
         used.add(r);
         prefix.push(r);
-        extend(r.toId);
+        extend(r.toId, next);
         prefix.pop();
         used.delete(r);
       }
     };
-    extend(a);
+    extend(a, 0);
   }
   return found;
 }
 
-/** Fewest edges from each node to `b`, over the given edges. */
+/** Least path length from each node to `b` over the given edges (ALIAS edges cost 0: a 0-1 BFS). */
 function distancesTo(b: string, into: Map<string, ExpandRow[]>): Map<string, number> {
   const dist = new Map<string, number>([[b, 0]]);
-  const queue = [b];
-  for (let i = 0; i < queue.length; i++) {
-    const id = queue[i]!;
+  const deque = [b];
+  while (deque.length > 0) {
+    const id = deque.shift()!;
     for (const r of into.get(id) ?? []) {
-      if (dist.has(r.fromId)) continue;
-      dist.set(r.fromId, dist.get(id)! + 1);
-      queue.push(r.fromId);
+      const d = dist.get(id)! + costOf(r);
+      if (d >= (dist.get(r.fromId) ?? Infinity)) continue;
+      dist.set(r.fromId, d);
+      if (costOf(r) === 0) deque.unshift(r.fromId);
+      else deque.push(r.fromId);
     }
   }
   return dist;

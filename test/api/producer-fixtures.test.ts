@@ -216,4 +216,23 @@ describe('fields under every name of a dataset (Spark saveAsTable path + catalog
     assert.ok(nodes.some((n) => n.id === path_('/tmp/sparkcap/raw/orders', 'amount') && n.distance === 1));
     assert.ok((up.data.lineage.edges as { type: string }[]).some((e) => e.type === 'ALIAS'));
   });
+
+  it('finds the path from a raw column to the model column across the two names, the alias adding no length', async () => {
+    const res = await svc.graphql(
+      `query($a: ID!, $b: ID!) { path(fromId: $a, toId: $b, granularity: FIELD) { found paths { length edges { fromId toId type } } } }`,
+      { a: path_('/tmp/sparkcap/raw/orders', 'amount'), b: model('revenue_eur') },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    assert.equal(res.data.path.found, true);
+    const [p] = res.data.path.paths;
+    assert.equal(p.length, 2);
+    assert.deepEqual(
+      p.edges.map((e: { fromId: string; toId: string; type: string }) => [e.fromId, e.toId, e.type]),
+      [
+        [path_('/tmp/sparkcap/raw/orders', 'amount'), path_(REVENUE, 'revenue'), 'DERIVES'],
+        [path_(REVENUE, 'revenue'), catalog('revenue'), 'ALIAS'],
+        [catalog('revenue'), model('revenue_eur'), 'DERIVES'],
+      ],
+    );
+  });
 });

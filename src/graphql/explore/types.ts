@@ -104,7 +104,7 @@ export class PathEdge implements PathEdgeData {
 
 @ObjectType({ description: 'One path from A to B.' })
 export class LineagePath implements LineagePathData {
-  @Field(() => Int, { description: 'Edges on the path.' })
+  @Field(() => Int, { description: 'Edges on the path; an ALIAS edge (the same field under another name of its dataset) adds nothing.' })
   length!: number;
 
   @Field(() => [PathNode], { description: 'Nodes from A to B.' })
