@@ -38,8 +38,16 @@ CALL () {
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
     UNION ALL
     WITH item, j, ins
-    WHERE NOT EXISTS { MATCH (t:Dataset)-[:HAS_FIELD]->(:Field {name: item.name})-[e:DERIVES {jobId: j.id}]->(:Field) WHERE t.id IN ins AND 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT'))) }
-      AND NOT EXISTS { MATCH (t:Dataset)-[:HAS_FIELD]->(:Field {name: item.name})-[e:INFLUENCES {jobId: j.id}]->(:Dataset) WHERE t.id IN ins AND 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf) }
+    CALL (item, j, ins) {
+      // Does the job report any column dependency from the field (under any name it read)?
+      UNWIND ins AS i
+      MATCH (:Dataset {id: i})-[:HAS_FIELD]->(:Field {name: item.name})-[e:DERIVES|INFLUENCES {jobId: j.id}]->()
+      WHERE ($asOf IS NULL OR e.firstSeen <= $asOf)
+        AND ((type(e) = 'DERIVES' AND 'DERIVES' IN $follow AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT'))))
+             OR (type(e) = 'INFLUENCES' AND 'INFLUENCES' IN $follow AND $indirect))
+      RETURN count(e) > 0 AS columnLevel
+    }
+    WITH j, columnLevel WHERE NOT columnLevel
     MATCH (j)-[p:PRODUCES]->(dst:Dataset)
     WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
     RETURN dst.id AS toId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,

@@ -39,8 +39,17 @@ CALL () {
            {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
     UNION ALL
     WITH item, j, outs
-    WHERE NOT EXISTS { MATCH (t:Dataset)-[:HAS_FIELD]->(:Field {name: item.name})<-[e:DERIVES {jobId: j.id}]-(:Field) WHERE t.id IN outs AND 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT'))) }
-      AND NOT EXISTS { MATCH (:Field)-[e:INFLUENCES {jobId: j.id}]->(t:Dataset) WHERE t.id IN outs AND 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf) }
+    CALL (item, j, outs) {
+      // Does the job report any column dependency into the field (under any name it wrote)?
+      UNWIND outs AS o
+      MATCH (d:Dataset {id: o})
+      OPTIONAL MATCH (d)-[:HAS_FIELD]->(:Field {name: item.name})<-[e:DERIVES {jobId: j.id}]-()
+      WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT')))
+      OPTIONAL MATCH (d)<-[i:INFLUENCES {jobId: j.id}]-()
+      WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR i.firstSeen <= $asOf)
+      RETURN count(e) + count(i) > 0 AS columnLevel
+    }
+    WITH j, columnLevel WHERE NOT columnLevel
     MATCH (src:Dataset)-[f:FEEDS]->(j)
     WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
     RETURN src.id AS fromId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,

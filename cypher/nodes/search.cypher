@@ -1,14 +1,28 @@
-// Purpose: full-text search over dataset, job and field names (whole, and split into words at
-//   . _ / : -), namespaces and descriptions (index entity_search_v2), best matches first, optionally only some kinds; one page and the total.
-// Parameters: $query: Lucene query (already escaped); $labels: list of 'Dataset' | 'Job' | 'Field', or null for all;
-//   $skip, $limit: the page
-// Columns: total (integer), hits: list of {id, kind, namespace, name, description, datasetId, score}
+// Purpose: search over dataset, job and field names, namespaces and descriptions (index
+//   entity_search_v2: the name whole, its words split at . _ / : -, the namespace, the description).
+//   Candidates: every word of the text, as a prefix, among those tokens. Ranked by how the name
+//   matches the whole text: EXACT (the name), PREFIX (its beginning), SEGMENT (a part of the name
+//   that starts after . / or :, e.g. `paid_orders` or `main.orders` in `eval_shop.main.paid_orders`),
+//   else WORD; then by Lucene score, then id. Optionally only some kinds; one page and the total.
+// Parameters: $query: Lucene query (already escaped); $text: the text asked for, trimmed and lower-cased;
+//   $labels: list of 'Dataset' | 'Job' | 'Field' | 'Run', or null for all; $skip, $limit: the page
+// Columns: total (integer), hits: list of {id, kind, namespace, name, description, datasetId, score, match}
 CALL db.index.fulltext.queryNodes('entity_search_v2', $query) YIELD node, score
 WHERE $labels IS NULL OR any(l IN labels(node) WHERE l IN $labels)
-WITH node, score ORDER BY score DESC, node.id
-WITH collect({node: node, score: score}) AS found
+WITH node, score, toLower(node.name) AS name
+WITH node, score,
+     CASE
+       WHEN name = $text THEN 'EXACT'
+       WHEN name STARTS WITH $text THEN 'PREFIX'
+       WHEN name CONTAINS ('.' + $text) OR name CONTAINS ('/' + $text) OR name CONTAINS (':' + $text) THEN 'SEGMENT'
+       ELSE 'WORD'
+     END AS match
+WITH node, score, match,
+     CASE match WHEN 'EXACT' THEN 0 WHEN 'PREFIX' THEN 1 WHEN 'SEGMENT' THEN 2 ELSE 3 END AS rank
+ORDER BY rank, score DESC, node.id
+WITH collect({node: node, score: score, match: match}) AS found
 RETURN size(found) AS total,
        [h IN found[toInteger($skip)..toInteger($skip) + toInteger($limit)] |
          {id: h.node.id, kind: CASE WHEN h.node:Dataset THEN 'DATASET' WHEN h.node:Job THEN 'JOB' ELSE 'FIELD' END,
           namespace: h.node.namespace, name: h.node.name, description: h.node.description,
-          datasetId: h.node.datasetId, score: h.score}] AS hits
+          datasetId: h.node.datasetId, score: h.score, match: h.match}] AS hits

@@ -9,6 +9,7 @@ import {
   EntityKind,
   Granularity,
   MatchStrength,
+  SearchMatch,
   Side,
   TruncationReason,
 } from '../lineage/types';
@@ -62,6 +63,16 @@ registerEnumType(Dependencies, {
   valuesConfig: {
     DIRECT: { description: 'Only those the value comes from (DIRECT or untyped transformations).' },
     ALL: { description: 'Also INDIRECT ones that only shape the value: filter, join, group-by and sort keys, conditions (columnLineage `dataset[]` and INDIRECT transformations).' },
+  },
+});
+registerEnumType(SearchMatch, {
+  name: 'SearchMatch',
+  description: 'How a search hit matches the text; hits are ranked in this order.',
+  valuesConfig: {
+    EXACT: { description: 'The whole name (case-insensitive).' },
+    PREFIX: { description: 'The beginning of the name.' },
+    SEGMENT: { description: 'A part of the name that starts after `.`, `/` or `:` (e.g. `paid_orders` in `shop.main.paid_orders`).' },
+    WORD: { description: 'Words of the name (split also at `_` and `-`), the namespace or the description.' },
   },
 });
 registerEnumType(Side, {

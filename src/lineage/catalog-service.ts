@@ -3,7 +3,7 @@ import { Query } from '../graph/queries';
 import { badInput } from '../errors';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkFirst } from './common';
-import type { DatasetRecord, EntityKind, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from './types';
+import type { DatasetRecord, EntityKind, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord, SearchMatch } from './types';
 
 /** A run and a dataset: which run wrote (or read) that dataset. */
 export interface RunLink {
@@ -73,6 +73,7 @@ export class CatalogService {
     checkFirst(limit, 100);
     const [row] = await this.executor.read<{ total: number; hits: SearchHit[] }>(Query.Search, {
       query: luceneQuery(text),
+      text: text.trim().toLowerCase(),
       labels: kinds?.length ? kinds.map((k) => LABELS[k]) : null,
       skip,
       limit,
@@ -134,19 +135,20 @@ export interface SearchHit {
   description: string | null;
   datasetId: string | null;
   score: number;
+  /** How the name matches the text (the ranking: EXACT, PREFIX, SEGMENT, WORD). */
+  match: SearchMatch;
 }
 
 /**
- * A Lucene query from free text, matching how the index's standard analyzer splits names: words
- * are lower-cased runs of letters, digits, '_' and inner '.', every word a required prefix match
- * (`Orders cust-i` → `+orders* +cust* +i*`). Nothing else reaches Lucene, so no input is a syntax
- * error.
+ * A Lucene query from free text: its words, split like the indexed `words` of a name (at anything
+ * but letters and digits, so also at `.`, `_`, `/`, `:` and `-`), lower-cased, every word a required
+ * prefix match (`paid_orders` → `+paid* +orders*`, `Orders cust-i` → `+orders* +cust* +i*`). Nothing
+ * else reaches Lucene, so no input is a syntax error. The ranking by the whole text is search.cypher's.
  */
 export function luceneQuery(text: string): string {
   const words = text
     .toLowerCase()
-    .split(/[^\p{L}\p{N}_.]+/u)
-    .map((w) => w.replace(/^\.+|\.+$/g, ''))
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
   if (words.length === 0) throw badInput('search text must contain a letter or digit');
   if (words.length > 20) throw badInput('search text has more than 20 words');

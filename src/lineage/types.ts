@@ -55,6 +55,18 @@ export enum EdgeType {
   INFLUENCES = 'INFLUENCES',
 }
 
+/** How a search hit's name matches the text asked for; hits are ranked in this order. */
+export enum SearchMatch {
+  /** The whole name (case-insensitive). */
+  EXACT = 'EXACT',
+  /** The beginning of the name. */
+  PREFIX = 'PREFIX',
+  /** A segment of the name between `.`, `/` and `:` (or a run of them), or its beginning. */
+  SEGMENT = 'SEGMENT',
+  /** Words of the name (split also at `_` and `-`), or the namespace or description. */
+  WORD = 'WORD',
+}
+
 /** Which column dependencies a field-level walk follows. */
 export enum Dependencies {
   /** Only DIRECT ones: the value comes from the input (DERIVES edges with a DIRECT or untyped transformation). */

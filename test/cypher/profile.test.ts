@@ -77,7 +77,7 @@ function cases(): Case[] {
     c(Query.CoverageEdges, { scope: 'ALL', value: null, limit: 1000 }, null),
     c(Query.LineageBreaks, { namespace: ns, limit: 100 }, 50_000),
     c(Query.LineageBreaks, { namespace: null, limit: 100 }, null),
-    c(Query.Search, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, labels: null, skip: 0, limit: 10 }, null),
+    c(Query.Search, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, text: deep.name.toLowerCase(), labels: null, skip: 0, limit: 10 }, null),
     c(Query.RunsOfJob, { jobId: jobs[0], states: null, since: null, until: null, skip: 0, limit: 10 }, 500),
     c(Query.RunLineage, { runIds: runs, limit: 10 }, 1_000),
     c(Query.CountEvents, selection, 5_000),

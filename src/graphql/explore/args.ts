@@ -29,7 +29,7 @@ export class PathArgs extends DependenciesArgs {
 
 @ArgsType()
 export class SearchArgs {
-  @Field(() => String, { description: 'Words to find; every word must match (as a prefix).' })
+  @Field(() => String, { description: 'A name, part of a name or words; every word must match (as a prefix); exact, prefix and segment matches of the whole text rank first.' })
   text!: string;
 
   @Field(() => [EntityKind], { nullable: true, description: 'Only these kinds.' })

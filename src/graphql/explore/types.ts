@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { BreakDataset as BreakDatasetData, LineageBreaks as LineageBreaksData, ProbableMatch as ProbableMatchData } from '../../lineage/breaks-service';
 import type { SearchHit as SearchHitData } from '../../lineage/catalog-service';
 import type { LineagePath as LineagePathData, PathEdge as PathEdgeData, PathResult as PathResultData } from '../../lineage/path-service';
-import { BreakRole, EntityKind, MatchStrength, TruncationReason, type EntityRef } from '../../lineage/types';
+import { BreakRole, EntityKind, MatchStrength, SearchMatch, TruncationReason, type EntityRef } from '../../lineage/types';
 import '../enums';
 import { PageInfo } from '../paging';
 
@@ -155,8 +155,11 @@ export class SearchHit implements SearchHitData {
   @Field(() => ID, { nullable: true, description: 'For fields: their dataset.' })
   datasetId!: string | null;
 
-  @Field(() => Float, { description: 'Relevance; higher is better.' })
+  @Field(() => Float, { description: 'Lucene relevance within a match kind; higher is better.' })
   score!: number;
+
+  @Field(() => SearchMatch, { description: 'How the name matches the text: hits come EXACT first, then PREFIX, SEGMENT, WORD.' })
+  match!: SearchMatch;
 }
 
 @ObjectType({ description: 'One page of search hits.' })

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { datasetId, jobId } from '../../src/ids';
+import { startService, type TestService } from '../support/app';
+import { runEvent } from '../support/events';
+import { uniquePrefix } from '../support/isolate';
+
+/**
+ * Search over the naming styles real producers use (dbt-ol on duckdb, Spark jobs and warehouse
+ * paths, Debezium/Kafka topics, Iceberg catalog tables, BigQuery and Snowflake tables): the whole
+ * name, any prefix, any segment between `.`, `/`, `:` and any word between `_`/`-` find the entity,
+ * ranked EXACT > PREFIX > SEGMENT > WORD.
+ */
+let svc: TestService;
+let ns: string;
+const at = (suffix: string) => `${ns}${suffix}`;
+
+before(async () => {
+  svc = await startService();
+  ns = uniquePrefix('search');
+  const events = [
+    // dbt-ol (dbt-duckdb): datasets and jobs named <database>.<schema>.<model>.
+    runEvent(at('duckdb://eval'), { job: 'eval_shop.main.paid_orders', inputs: ['eval_shop.main.orders'], outputs: ['eval_shop.main.paid_orders'] }),
+    // openlineage-spark: job <app>.<plan node>.<output>, datasets as warehouse paths.
+    runEvent(at('file'), { job: 'orders_by_country.adaptive_spark_plan.warehouse_revenue_by_country', inputs: ['/tmp/sparkcap/raw/orders'], outputs: ['/tmp/sparkcap/warehouse/revenue_by_country'] }),
+    // Debezium topic, Iceberg catalog table, BigQuery and Snowflake tables.
+    runEvent(at('kafka://broker:9092'), { job: 'debezium-inventory-connector', outputs: ['dbserver1.inventory.orders'] }),
+    runEvent(at('iceberg://catalog'), { job: 'flink-events-sink', outputs: ['db.events'] }),
+    runEvent(at('bigquery'), { job: 'sessions-daily', outputs: ['my-project.analytics.daily_sessions'] }),
+    runEvent(at('snowflake://acct.us-east-1.aws'), { job: 'orders-loader', outputs: ['ANALYTICS.PUBLIC.CUSTOMER_ORDERS'] }),
+    // For the ranking: exact, prefix, segment and word matches of "orders".
+    runEvent(at('rank'), { job: 'rank-feeder', outputs: ['orders', 'orders_daily', 'shop.orders', 'paid_orders'] }),
+  ];
+  for (const e of events) assert.equal((await svc.postEvent(e)).status, 201);
+});
+after(() => svc.close());
+
+type Hit = { id: string; kind: string; match: string; namespace: string | null };
+async function search(text: string): Promise<Hit[]> {
+  const res = await svc.graphql(`query($t: String!) { search(text: $t, kinds: [DATASET, JOB], first: 100) { hits { id kind match namespace } } }`, { t: text });
+  assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+  return (res.data.search.hits as Hit[]).filter((h) => h.namespace?.startsWith(ns));
+}
+const matchOf = async (text: string, id: string) => (await search(text)).find((h) => h.id === id)?.match ?? 'not found';
+
+describe('search across naming styles', () => {
+  it('dbt: a model and its job by the model name, a segment, a prefix, or its words', async () => {
+    const model = datasetId(at('duckdb://eval'), 'eval_shop.main.paid_orders');
+    const job = jobId(at('duckdb://eval'), 'eval_shop.main.paid_orders');
+    assert.equal(await matchOf('paid_orders', model), 'SEGMENT');
+    assert.equal(await matchOf('paid_orders', job), 'SEGMENT');
+    assert.equal(await matchOf('eval_shop.main.paid_orders', model), 'EXACT');
+    assert.equal(await matchOf('EVAL_SHOP.main', model), 'PREFIX');
+    assert.equal(await matchOf('main.orders', datasetId(at('duckdb://eval'), 'eval_shop.main.orders')), 'SEGMENT');
+    assert.equal(await matchOf('paid orders', model), 'WORD');
+  });
+
+  it('Spark: a job by its plan node, a warehouse path by its last directory', async () => {
+    assert.equal(await matchOf('adaptive_spark_plan', jobId(at('file'), 'orders_by_country.adaptive_spark_plan.warehouse_revenue_by_country')), 'SEGMENT');
+    assert.equal(await matchOf('revenue_by_country', datasetId(at('file'), '/tmp/sparkcap/warehouse/revenue_by_country')), 'SEGMENT');
+    assert.equal(await matchOf('/tmp/sparkcap/raw', datasetId(at('file'), '/tmp/sparkcap/raw/orders')), 'PREFIX');
+  });
+
+  it('Kafka, Iceberg, BigQuery, Snowflake: segments, prefixes, words; case does not matter', async () => {
+    assert.equal(await matchOf('inventory.orders', datasetId(at('kafka://broker:9092'), 'dbserver1.inventory.orders')), 'SEGMENT');
+    assert.equal(await matchOf('events', datasetId(at('iceberg://catalog'), 'db.events')), 'SEGMENT');
+    assert.equal(await matchOf('daily_sessions', datasetId(at('bigquery'), 'my-project.analytics.daily_sessions')), 'SEGMENT');
+    assert.equal(await matchOf('my-project', datasetId(at('bigquery'), 'my-project.analytics.daily_sessions')), 'PREFIX');
+    assert.equal(await matchOf('customer_orders', datasetId(at('snowflake://acct.us-east-1.aws'), 'ANALYTICS.PUBLIC.CUSTOMER_ORDERS')), 'SEGMENT');
+    assert.equal(await matchOf('analytics.public.customer_orders', datasetId(at('snowflake://acct.us-east-1.aws'), 'ANALYTICS.PUBLIC.CUSTOMER_ORDERS')), 'EXACT');
+    assert.equal(await matchOf('inventory-connector', jobId(at('kafka://broker:9092'), 'debezium-inventory-connector')), 'WORD');
+  });
+
+  it('ranks exact, then prefix, then segment, then word matches', async () => {
+    const ranked = (await search('orders')).filter((h) => h.namespace === at('rank')).map((h) => [h.id, h.match]);
+    assert.deepEqual(ranked, [
+      [datasetId(at('rank'), 'orders'), 'EXACT'],
+      [datasetId(at('rank'), 'orders_daily'), 'PREFIX'],
+      [datasetId(at('rank'), 'shop.orders'), 'SEGMENT'],
+      [datasetId(at('rank'), 'paid_orders'), 'WORD'],
+    ]);
+  });
+});
