@@ -142,16 +142,23 @@ export interface SearchHit {
 /**
  * A Lucene query from free text: its words, split like the indexed `words` of a name (at anything
  * but letters and digits, so also at `.`, `_`, `/`, `:` and `-`), lower-cased, every word a required
- * prefix match (`paid_orders` → `+paid* +orders*`, `Orders cust-i` → `+orders* +cust* +i*`). Nothing
+ * prefix match (`paid_orders` → `+paid* +orders*`, `Orders cust-i` → `+orders* +cust* +i*`; CJK characters
+ * one by one, as the analyzer indexes them). Nothing
  * else reaches Lucene, so no input is a syntax error. The ranking by the whole text is search.cypher's.
  */
+const MAX_WORD = 200;
+
 export function luceneQuery(text: string): string {
   const words = text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
+    // The index's standard analyzer makes each Han, Hiragana or Katakana character its own token.
+    .flatMap((w) => w.split(/(\p{Script=Han}|\p{Script=Hiragana}|\p{Script=Katakana})/u))
     .filter(Boolean);
   if (words.length === 0) throw badInput('search text must contain a letter or digit');
   if (words.length > 20) throw badInput('search text has more than 20 words');
+  // Lucene refuses a prefix query on a term of about 1,000 characters or more (automaton too large).
+  if (words.some((w) => w.length > MAX_WORD)) throw badInput(`search words are at most ${MAX_WORD} characters long`);
   return words.map((w) => `+${w}*`).join(' ');
 }
 
