@@ -10,10 +10,13 @@ import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatemen
 import { buildGraphqlSchema } from './graphql/schema';
 import { buildServer } from './http/server';
 import { GroupCommitter } from './ingest/group-commit';
+import { checkRulesState, loadRules } from './ingest/identity-rules';
 import { Ingestor } from './ingest/ingestor';
+import type { IdentityRules } from './ingest/naming';
 import { BreaksService } from './lineage/breaks-service';
 import { CatalogService } from './lineage/catalog-service';
 import { CoverageService } from './lineage/coverage-service';
+import { IdentityService } from './lineage/identity-service';
 import { ImpactService } from './lineage/impact-service';
 import { LineageService } from './lineage/lineage-service';
 import { PathService } from './lineage/path-service';
@@ -43,6 +46,8 @@ export interface Core {
   driver: Driver;
   executor: Executor;
   ingestor: Ingestor;
+  /** The identity rules in force (TRIBUTARY_IDENTITY_RULES). */
+  rules: IdentityRules;
   statements: SchemaStatement[];
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
   warmUp(firstOnly?: boolean): Promise<{ plans: number; failed: number; ms: number }>;
@@ -54,12 +59,23 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics)
   const queries = loadQueries();
   const shapes = warmUpShapes(queries);
   const statements = loadSchemaStatements();
+  const rules = loadRules(config.identityRulesFile);
   const driver = createDriver(config.neo4j);
   try {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
     const executor = new Executor(driver, queries, { database: config.neo4j.database, log: config.logLevel === 'debug' ? log : undefined });
     await applySchema(executor, statements);
-    return { driver, executor, ingestor: new Ingestor(executor, log, metrics), statements, warmUp: (firstOnly) => warmUpPlans(executor, shapes, log, firstOnly) };
+    if (rules.count > 0) log.info('identity rules loaded', { file: config.identityRulesFile, rules: rules.count });
+    const stale = await checkRulesState(executor, rules);
+    if (stale) log.warn(stale, { file: config.identityRulesFile ?? null });
+    return {
+      driver,
+      executor,
+      ingestor: new Ingestor(executor, log, metrics, rules),
+      rules,
+      statements,
+      warmUp: (firstOnly) => warmUpPlans(executor, shapes, log, firstOnly),
+    };
   } catch (err) {
     await driver.close();
     throw err;
@@ -69,7 +85,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics)
 /** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
 export async function createApp(config: Config, log: Logger, metrics: Metrics = new Metrics()): Promise<App> {
   const core = await createCore(config, log, metrics);
-  const { driver, executor, ingestor, statements, warmUp } = core;
+  const { driver, executor, ingestor, rules, statements, warmUp } = core;
   try {
     const committer = new GroupCommitter(ingestor);
     const catalog = new CatalogService(executor);
@@ -83,6 +99,7 @@ export async function createApp(config: Config, log: Logger, metrics: Metrics = 
       coverage: new CoverageService(executor, config.lineage),
       breaks: new BreaksService(executor, config.lineage.maxNodes * 10),
       paths: new PathService(executor, config.lineage),
+      identity: new IdentityService(executor, rules),
       limits: { defaultDepth: config.lineage.defaultDepth, maxDepth: config.lineage.maxDepth },
     };
     const server = await buildServer({

@@ -48,6 +48,7 @@ const envSchema = z.object({
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(100_000),
   /** GraphQL schema introspection (what GraphiQL and codegen use); on unless set to false. */
   TRIBUTARY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
+  TRIBUTARY_IDENTITY_RULES: z.string().min(1).optional(),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Comma-separated bootstrap servers; when set, `serve` also runs the Kafka ingestion worker. */
   KAFKA_BROKERS: z.string().min(1).optional(),
@@ -90,6 +91,8 @@ export interface Config {
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** The identity rules file (TRIBUTARY_IDENTITY_RULES; YAML or JSON), absent for none. */
+  identityRulesFile?: string;
   /** Compile the hot queries' plans in the background after start (src/graph/warmup.ts). */
   planWarmUp: boolean;
 }
@@ -150,6 +153,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       introspection: e.TRIBUTARY_GRAPHQL_INTROSPECTION === 'true',
     },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
+    identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'true',
     kafka: e.KAFKA_BROKERS
       ? {

@@ -136,8 +136,12 @@ async function ingestFile(config: Config, log: Logger, file: string | undefined)
 
 async function reprojectCommand(config: Config, log: Logger, prefix: string): Promise<void> {
   const result = await withCore(config, log, (core) =>
-    reproject(core.executor, prefix, (p) =>
-      process.stderr.write(p.phase === 'delete' ? `\rdeleted ${p.deleted} projected nodes` : `\rreplayed ${p.replayed}/${p.total} events`),
+    reproject(
+      core.executor,
+      prefix,
+      (p) => process.stderr.write(p.phase === 'delete' ? `\rdeleted ${p.deleted} projected nodes` : `\rreplayed ${p.replayed}/${p.total} events`),
+      500,
+      core.rules,
     ),
   );
   process.stdout.write(

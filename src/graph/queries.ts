@@ -44,9 +44,12 @@ export enum Query {
   EventsPage = 'admin/events-page',
   CountEvents = 'admin/count-events',
   SchemaApplied = 'admin/schema-applied',
+  IdentityRulesState = 'admin/identity-rules-state',
+  RecordIdentityRules = 'admin/record-identity-rules',
   CoverageEdges = 'analytics/coverage-edges',
   LineageBreaks = 'analytics/lineage-breaks',
   Search = 'nodes/search',
+  Identity = 'nodes/identity',
   RunsOfJob = 'nodes/runs-of-job',
   RunLineage = 'lineage/run-lineage',
 }

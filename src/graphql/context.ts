@@ -6,6 +6,7 @@ import type { ImpactService } from '../lineage/impact-service';
 import type { CoverageService } from '../lineage/coverage-service';
 import type { BreaksService } from '../lineage/breaks-service';
 import type { PathService } from '../lineage/path-service';
+import type { IdentityService } from '../lineage/identity-service';
 import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../lineage/types';
 
 /** Services shared by all requests. */
@@ -17,6 +18,7 @@ export interface Services {
   coverage: CoverageService;
   breaks: BreaksService;
   paths: PathService;
+  identity: IdentityService;
   /** Defaults of arguments that come from config (TRIBUTARY_DEFAULT_DEPTH, TRIBUTARY_MAX_DEPTH). */
   limits: { defaultDepth: number; maxDepth: number };
 }

@@ -8,7 +8,10 @@ import {
   EdgeType,
   EntityKind,
   Granularity,
+  IdentityRuleKind,
   MatchStrength,
+  NameSource,
+  NormalisationCode,
   SearchMatch,
   Side,
   TruncationReason,
@@ -94,10 +97,45 @@ registerEnumType(TruncationReason, {
 });
 registerEnumType(MatchStrength, {
   name: 'MatchStrength',
-  description: 'How likely two break datasets name one dataset.',
+  description: 'How likely a read-never-written dataset and a written one name one dataset.',
   valuesConfig: {
-    STRONG: { description: 'The last two name segments match.' },
-    WEAK: { description: 'Only the last name segment matches.' },
+    STRONG: { description: 'Same Kafka topic on brokers of one domain or naming pattern, or the same table name with matching schema fields.' },
+    MEDIUM: { description: 'The same schema.table (or topic) under other namespaces, no schemas to compare.' },
+    WEAK: { description: 'Only the last name segment matches, or the schemas disagree.' },
+  },
+});
+registerEnumType(NormalisationCode, {
+  name: 'NormalisationCode',
+  description: "Why a dataset's spelling changed on its way to its id: built-in naming rules, then identity rules.",
+  valuesConfig: {
+    SCHEME_CASE: { description: 'The URI scheme is lower-cased.' },
+    HADOOP_S3_SCHEME: { description: 's3a:// and s3n:// (Hadoop connectors) are s3://.' },
+    HOST_CASE: { description: 'A URI host is lower-cased.' },
+    KAFKA_PROTOCOL: { description: 'PLAINTEXT://, SASL_SSL://, ... dropped from Kafka bootstrap servers.' },
+    KAFKA_HOST_CASE: { description: 'A Kafka broker host lower-cased.' },
+    KAFKA_BROKER_LIST: { description: 'A bootstrap list of brokers named by its lowest host:port.' },
+    TRAILING_SLASH: { description: 'A trailing / dropped from a namespace or a name.' },
+    RULE_KAFKA_CLUSTER: { description: "Identity rule: a broker of a declared Kafka cluster; the cluster's namespace is used." },
+    RULE_NAMESPACE_ALIAS: { description: "Identity rule: one namespace declared another's alias." },
+    RULE_DATASET_ALIAS: { description: "Identity rule: one dataset declared another's alias." },
+  },
+});
+registerEnumType(IdentityRuleKind, {
+  name: 'IdentityRuleKind',
+  description: 'The kinds of identity rule a steward declares in the TRIBUTARY_IDENTITY_RULES file.',
+  valuesConfig: {
+    KAFKA_CLUSTER: { description: 'kafkaClusters: brokers (or a host pattern) of one cluster, named by one namespace.' },
+    NAMESPACE_ALIAS: { description: 'namespaceAliases: datasets of one namespace are those of another.' },
+    DATASET_ALIAS: { description: 'datasetAliases: one dataset is another.' },
+  },
+});
+registerEnumType(NameSource, {
+  name: 'NameSource',
+  description: 'How a dataset is known by a name.',
+  valuesConfig: {
+    CANONICAL: { description: 'The name of the node itself.' },
+    RAW: { description: 'A spelling some producer sent that normalisation or a rule turned into the canonical name.' },
+    SYMLINK: { description: 'Another dataset node that a symlinks facet declares the same dataset.' },
   },
 });
 registerEnumType(BreakRole, {

@@ -4,6 +4,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
 import { CoverageQueries } from './coverage/resolvers';
 import { ExploreQueries } from './explore/resolvers';
+import { IdentityQueries } from './identity/resolvers';
 import { BlastRadiusResolver, ImpactItemResolver, ImpactQueries } from './impact/resolvers';
 import { TraceHopResolver, TraceQueries } from './trace/resolvers';
 import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunLinkResolver, RunResolver } from './nodes/resolvers';
@@ -29,6 +30,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
       ImpactItemResolver,
       CoverageQueries,
       ExploreQueries,
+      IdentityQueries,
     ],
     validate: false,
   });

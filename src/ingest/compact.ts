@@ -92,7 +92,12 @@ export function compactPlan(plan: ProjectionPlan): CompactPlan {
     outputs: reduceBy(plan.outputs, ioKey, seenRow, mergeIo),
     columnEdges: columnEdge(plan.columnEdges),
     datasetDependencies: columnEdge(plan.datasetDependencies),
-    symlinks: reduceBy(plan.symlinks, (r) => `${r.datasetId}\u0000${r.aliasId}\u0000${r.type}`, seenRow, (a, b) => ({ ...a, ...seen(a, b) })),
+    symlinks: reduceBy(plan.symlinks, (r) => `${r.datasetId}\u0000${r.aliasId}\u0000${r.type}`, seenRow, (a, b) => ({
+      ...a,
+      ...seen(a, b),
+      // The declaring event: the earliest, ties broken by the lower id, so the choice is order-independent.
+      eventId: declaredFirst(b.firstSeen, b.eventId, a.firstSeen, a.eventId) ? b.eventId : a.eventId,
+    })),
     parents: reduceBy(plan.parents, (r) => `${r.runId}\u0000${r.parentRunId}`, seenRow, (a, b) => {
       // The root as of the latest event that named one.
       const rootOf = (x: CParent) => (x.rootRunId === null ? null : x.lastSeen);
@@ -100,6 +105,13 @@ export function compactPlan(plan: ProjectionPlan): CompactPlan {
       return { ...a, ...seen(a, b), rootRunId: root.rootRunId, rootJobId: root.rootJobId, rootJobNamespace: root.rootJobNamespace, rootJobName: root.rootJobName };
     }),
   };
+}
+
+/** True when declaration (t1, id1) precedes (t2, id2): earlier, else a lower id; a known id beats null. */
+export function declaredFirst(t1: string, id1: string | null, t2: string, id2: string | null): boolean {
+  if (id1 === null) return false;
+  if (id2 === null) return true;
+  return t1 < t2 || (t1 === t2 && id1 < id2);
 }
 
 const ioKey = (r: IoRow) => `${r.runId ?? ''}\u0000${r.jobId}\u0000${r.datasetId}`;

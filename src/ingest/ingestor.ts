@@ -5,6 +5,7 @@ import type { Metrics } from '../metrics';
 import type { Executor, TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
+import { NO_RULES, type IdentityRules } from './naming';
 import { emptyPlan, planEvent } from './plan';
 import { storedEventRow, type StoredEventRow } from './stored-event';
 import { validateEvent, type ValidEvent } from './validate';
@@ -41,6 +42,7 @@ export class Ingestor {
     private readonly executor: Executor,
     private readonly log?: Logger,
     private readonly metrics?: Metrics,
+    private readonly rules: IdentityRules = NO_RULES,
   ) {}
 
   /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
@@ -85,7 +87,7 @@ export class Ingestor {
   private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
       const timer = this.metrics?.projectionSeconds.startTimer();
-      const created = await this.executor.writeTx('ingest', (tx) => storeAndProject(tx, events));
+      const created = await this.executor.writeTx('ingest', (tx) => storeAndProject(tx, events, this.rules));
       timer?.();
       this.metrics?.projectionBatch.observe(events.length);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
@@ -105,27 +107,31 @@ export class Ingestor {
 type Accepted = { row: StoredEventRow; valid: ValidEvent };
 
 /**
- * Projects events that are already stored (re-projection after a projection change), without
- * storing them again. Returns how many were projected and how many no longer pass validation
- * (those stay stored, unprojected).
+ * Projects events that are already stored (re-projection after a projection or identity rule
+ * change), without storing them again. Returns how many were projected and how many no longer pass
+ * validation (those stay stored, unprojected).
  */
-export async function projectStored(executor: Executor, raws: string[]): Promise<{ projected: number; invalid: number }> {
+export async function projectStored(
+  executor: Executor,
+  events: { id: string; raw: string }[],
+  rules: IdentityRules = NO_RULES,
+): Promise<{ projected: number; invalid: number }> {
   const plan = emptyPlan();
   let invalid = 0;
-  for (const raw of raws) {
+  for (const e of events) {
     try {
-      planEvent(plan, validateEvent(JSON.parse(raw)));
+      planEvent(plan, validateEvent(JSON.parse(e.raw)), { rules, eventId: e.id });
     } catch {
       invalid++;
     }
   }
   const compact = compactPlan(plan);
   await executor.writeTx('reproject', (tx) => writePlan(tx, compact));
-  return { projected: raws.length - invalid, invalid };
+  return { projected: events.length - invalid, invalid };
 }
 
 /** Stores the events and projects those not stored before; returns the ids it created. */
-async function storeAndProject(tx: TxRunner, events: Accepted[]): Promise<Set<string>> {
+async function storeAndProject(tx: TxRunner, events: Accepted[], rules: IdentityRules): Promise<Set<string>> {
   const stored = await tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
     events: events.map((e) => e.row),
     token: randomUUID(),
@@ -133,7 +139,7 @@ async function storeAndProject(tx: TxRunner, events: Accepted[]): Promise<Set<st
   });
   const created = new Set(stored.filter((r) => r.created).map((r) => r.id));
   const plan = emptyPlan();
-  for (const e of events) if (created.has(e.row.id)) planEvent(plan, e.valid);
+  for (const e of events) if (created.has(e.row.id)) planEvent(plan, e.valid, { rules, eventId: e.row.id });
   await writePlan(tx, compactPlan(plan));
   return created;
 }

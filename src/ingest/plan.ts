@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { datasetId, fieldOfDataset, jobId, runId } from '../ids';
 import { DATASET_DERIVED, derive, JOB_DERIVED, RUN_DERIVED } from './derive';
 import type { SchemaField } from './facets';
-import { normaliseDatasetName } from './naming';
+import { NO_RULES, normaliseDatasetName, type IdentityRules } from './naming';
 import { canonicalJson } from './stored-event';
 import type { ValidEvent } from './validate';
 
@@ -45,8 +45,9 @@ export interface DatasetRow {
   name: string;
   eventTime: string;
   facets: FacetRow[];
-  /** `namespace|name` spellings normalised into this id (naming.ts), with the reasons. */
+  /** `namespace|name` spellings normalised into this id (naming.ts). */
   rawNames: string[];
+  /** Each step that changed one of them: JSON `{namespace, name, code, rule, message}` (normalisationEntry). */
   normalisations: string[];
 }
 
@@ -104,6 +105,8 @@ export interface SymlinkRow {
   aliasId: string;
   type: string;
   eventTime: string;
+  /** The stored event that declared it (null when planned without one). */
+  eventId: string | null;
 }
 
 /** Parent run facet: `runId` is a child of `parentRunId` (of job `parentJobId`), root optional. */
@@ -156,11 +159,20 @@ interface DatasetLike {
   facets?: FacetMap;
 }
 
+/** What planning an event depends on beyond the event: the identity rules and the stored event's id. */
+export interface PlanContext {
+  rules: IdentityRules;
+  /** The stored event's id (recorded on the symlinks it declares); null when not known. */
+  eventId: string | null;
+}
+
+const NO_CONTEXT: PlanContext = { rules: NO_RULES, eventId: null };
+
 /** Adds one validated event to a plan. */
-export function planEvent(plan: ProjectionPlan, v: ValidEvent): void {
+export function planEvent(plan: ProjectionPlan, v: ValidEvent, ctx: PlanContext = NO_CONTEXT): void {
   const t = v.eventTimeUtc;
   if (v.kind === 'DatasetEvent') {
-    addDataset(plan, v.event.dataset, t);
+    addDataset(plan, v.event.dataset, t, ctx);
     return;
   }
   const job = v.event.job;
@@ -193,17 +205,17 @@ export function planEvent(plan: ProjectionPlan, v: ValidEvent): void {
   }
   const declaredInputs = new Set<string>();
   for (const ds of inputs) {
-    const did = addDataset(plan, ds, t);
+    const did = addDataset(plan, ds, t, ctx);
     declaredInputs.add(did);
     const ioFacets = (ds as { inputFacets?: FacetMap }).inputFacets;
     plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}) });
   }
   const impliedInputs = new Set<string>();
   for (const ds of outputs) {
-    const did = addDataset(plan, ds, t);
+    const did = addDataset(plan, ds, t, ctx);
     const ioFacets = (ds as { outputFacets?: FacetMap }).outputFacets;
     plan.outputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}) });
-    addColumnLineage(plan, ds, did, jid, t).forEach((id) => impliedInputs.add(id));
+    addColumnLineage(plan, ds, did, jid, t, ctx).forEach((id) => impliedInputs.add(id));
   }
   // A dataset that column lineage names as a source was read by the job, even when a producer
   // (dbt-ol, for one) leaves it out of `inputs`: record the read, marked as not declared.
@@ -215,8 +227,8 @@ export function planEvent(plan: ProjectionPlan, v: ValidEvent): void {
 }
 
 /** Adds a dataset node (normalised name), its schema fields and symlinks; returns its id. */
-function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string): string {
-  const id = datasetRef(plan, ds.namespace, ds.name, t, facetRows(ds.facets, t, DATASET_DERIVED));
+function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string, ctx: PlanContext): string {
+  const id = datasetRef(plan, ds.namespace, ds.name, t, ctx, facetRows(ds.facets, t, DATASET_DERIVED));
   const facets = (ds.facets ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const schemaFields = facets.schema?._deleted === true ? [] : ((facets.schema?.fields as SchemaField[] | null | undefined) ?? []);
   for (const f of flattenSchema(schemaFields)) {
@@ -232,17 +244,17 @@ function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string): string {
   }
   const identifiers = (facets.symlinks?.identifiers as { namespace: string; name: string; type: string }[] | null | undefined) ?? [];
   for (const ident of identifiers) {
-    const aliasId = datasetRef(plan, ident.namespace, ident.name, t);
-    if (aliasId !== id) plan.symlinks.push({ datasetId: id, aliasId, type: ident.type, eventTime: t });
+    const aliasId = datasetRef(plan, ident.namespace, ident.name, t, ctx);
+    if (aliasId !== id) plan.symlinks.push({ datasetId: id, aliasId, type: ident.type, eventTime: t, eventId: ctx.eventId });
   }
   return id;
 }
 
 /** Adds a dataset row for a reference (by default without facets); returns the normalised id. */
-function datasetRef(plan: ProjectionPlan, namespace: string, name: string, t: string, facets: FacetRow[] = []): string {
-  const n = normaliseDatasetName(namespace, name);
+function datasetRef(plan: ProjectionPlan, namespace: string, name: string, t: string, ctx: PlanContext, facets: FacetRow[] = []): string {
+  const n = normaliseDatasetName(namespace, name, ctx.rules);
   const id = datasetId(n.namespace, n.name);
-  const changed = n.reasons.length > 0;
+  const changed = n.steps.length > 0;
   plan.datasets.push({
     id,
     namespace: n.namespace,
@@ -250,7 +262,7 @@ function datasetRef(plan: ProjectionPlan, namespace: string, name: string, t: st
     eventTime: t,
     facets,
     rawNames: changed ? [`${namespace}|${name}`] : [],
-    normalisations: changed ? n.reasons.map((r) => `${namespace}|${name}: ${r}`) : [],
+    normalisations: n.steps.map((step) => normalisationEntry(namespace, name, step)),
   });
   return id;
 }
@@ -269,7 +281,7 @@ interface ColumnLineageFacetShape {
 }
 
 /** Adds the column lineage of one output; returns the ids of the input datasets it names. */
-function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string, jid: string, t: string): Set<string> {
+function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string, jid: string, t: string, ctx: PlanContext): Set<string> {
   const sources = new Set<string>();
   const cll = (out.facets as { columnLineage?: ColumnLineageFacetShape } | null | undefined)?.columnLineage;
   if (!cll || cll._deleted === true) return sources;
@@ -280,7 +292,7 @@ function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string,
     const key = `${input.namespace}\u0000${input.name}`;
     let inDs = datasetIds.get(key);
     if (inDs === undefined) {
-      inDs = datasetRef(plan, input.namespace, input.name, t);
+      inDs = datasetRef(plan, input.namespace, input.name, t, ctx);
       datasetIds.set(key, inDs);
     }
     sources.add(inDs);
@@ -394,3 +406,11 @@ function distinct(items: unknown[], key: 'type' | 'subtype'): string[] {
   return [...new Set(values)].sort();
 }
 
+
+/**
+ * One normalisation step of a raw spelling, as stored on a dataset node (a set of these strings, so
+ * JSON with a fixed key order): `{namespace, name}` as sent, the step's code, rule and message.
+ */
+export function normalisationEntry(namespace: string, name: string, step: { code: string; rule: string | null; message: string }): string {
+  return JSON.stringify({ namespace, name, code: step.code, rule: step.rule, message: step.message });
+}

@@ -2,7 +2,9 @@ import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { idPrefix } from '../ids';
 import { EntityKind } from '../lineage/types';
+import { recordRules } from './identity-rules';
 import { projectStored } from './ingestor';
+import { NO_RULES, type IdentityRules } from './naming';
 
 /**
  * Rebuilds the projected graph from stored events, after a change to the projection: deletes the
@@ -10,6 +12,8 @@ import { projectStored } from './ingestor';
  * nodes are never touched), then replays the stored events of those namespaces (selected by job
  * namespace, or dataset namespace for DatasetEvents) in pages. The projection is
  * order-independent, so replaying in id order gives the graph that live ingestion gave.
+ * Replays apply `rules` (the identity rules now in force). A rule can move a dataset to a namespace
+ * outside `prefix`, so after a rule change reproject the whole graph ('').
  */
 export interface ReprojectProgress {
   phase: 'delete' | 'replay';
@@ -24,6 +28,7 @@ export async function reproject(
   prefix: string,
   progress: (p: ReprojectProgress) => void = () => {},
   pageSize = 500,
+  rules: IdentityRules = NO_RULES,
 ): Promise<ReprojectProgress> {
   const state: ReprojectProgress = { phase: 'delete', deleted: 0, replayed: 0, total: 0, invalid: 0 };
   for (const phase of [1, 2]) {
@@ -44,11 +49,13 @@ export async function reproject(
   for (;;) {
     const page = await executor.read<{ id: string; raw: string }>(Query.EventsPage, { ...selection, after, limit: pageSize });
     if (page.length === 0) break;
-    const { invalid } = await projectStored(executor, page.map((e) => e.raw));
+    const { invalid } = await projectStored(executor, page, rules);
     state.replayed += page.length;
     state.invalid += invalid;
     after = page[page.length - 1]!.id;
     progress({ ...state });
   }
+  // The whole graph now follows these rules.
+  if (prefix === '') await recordRules(executor, rules);
   return state;
 }

@@ -3,6 +3,7 @@ import { Query } from '../graph/queries';
 import { badInput } from '../errors';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkFirst } from './common';
+import { parseNormalisation } from './identity-service';
 import type { DatasetRecord, EntityKind, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord, SearchMatch } from './types';
 
 /** A run and a dataset: which run wrote (or read) that dataset. */
@@ -35,7 +36,11 @@ export class CatalogService {
     const datasets = rows.map((r) => facetsOf<DatasetRecord>(r.dataset));
     for (const d of datasets) {
       d.rawNames ??= [];
-      d.normalisations ??= [];
+      // Stored as JSON steps (identity-service.ts reads their codes); here `namespace|name: why`.
+      d.normalisations = (d.normalisations ?? []).map((entry) => {
+        const step = parseNormalisation(entry);
+        return step ? `${step.namespace}|${step.name}: ${step.message}` : entry;
+      });
     }
     return align(ids, datasets, (d) => d.id, null);
   }

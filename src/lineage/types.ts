@@ -90,12 +90,59 @@ export enum TruncationReason {
   NODE_LIMIT = 'NODE_LIMIT',
 }
 
-/** How likely two break datasets name one dataset. */
+/** How likely a read-never-written dataset and a written one name one dataset. */
 export enum MatchStrength {
-  /** The last two name segments match. */
+  /** Same Kafka topic on brokers of one domain or naming pattern, or the same table name with
+   *  matching schema fields. */
   STRONG = 'STRONG',
-  /** Only the last segment matches. */
+  /** The same schema.table (or topic) under other namespaces, no schema to compare. */
+  MEDIUM = 'MEDIUM',
+  /** Only the last name segment matches, or the schemas disagree. */
   WEAK = 'WEAK',
+}
+
+/**
+ * Why a dataset's spelling changed on its way to its id (src/ingest/naming.ts). Built-in rules of
+ * the OpenLineage naming spec first, then the steward's identity rules (src/ingest/identity-rules.ts).
+ */
+export enum NormalisationCode {
+  /** The URI scheme is lower-cased. */
+  SCHEME_CASE = 'SCHEME_CASE',
+  /** `s3a://` / `s3n://` (Hadoop connectors) are `s3://`. */
+  HADOOP_S3_SCHEME = 'HADOOP_S3_SCHEME',
+  /** A URI host is lower-cased. */
+  HOST_CASE = 'HOST_CASE',
+  /** `PLAINTEXT://`, `SASL_SSL://`, ... dropped from Kafka bootstrap servers. */
+  KAFKA_PROTOCOL = 'KAFKA_PROTOCOL',
+  /** A Kafka broker host lower-cased. */
+  KAFKA_HOST_CASE = 'KAFKA_HOST_CASE',
+  /** A bootstrap list of brokers named by its lowest host:port. */
+  KAFKA_BROKER_LIST = 'KAFKA_BROKER_LIST',
+  /** A trailing `/` dropped from a namespace or a name. */
+  TRAILING_SLASH = 'TRAILING_SLASH',
+  /** Identity rule: a broker of a declared Kafka cluster; the cluster's namespace is used. */
+  RULE_KAFKA_CLUSTER = 'RULE_KAFKA_CLUSTER',
+  /** Identity rule: one namespace declared another's alias. */
+  RULE_NAMESPACE_ALIAS = 'RULE_NAMESPACE_ALIAS',
+  /** Identity rule: one dataset declared another's alias. */
+  RULE_DATASET_ALIAS = 'RULE_DATASET_ALIAS',
+}
+
+/** The kinds of identity rule a steward declares (TRIBUTARY_IDENTITY_RULES). */
+export enum IdentityRuleKind {
+  KAFKA_CLUSTER = 'KAFKA_CLUSTER',
+  NAMESPACE_ALIAS = 'NAMESPACE_ALIAS',
+  DATASET_ALIAS = 'DATASET_ALIAS',
+}
+
+/** How a dataset is known by a name (identity query). */
+export enum NameSource {
+  /** The name of the node itself, as stored. */
+  CANONICAL = 'CANONICAL',
+  /** A spelling some producer sent that normalisation or a rule turned into the canonical name. */
+  RAW = 'RAW',
+  /** Another dataset node that a symlinks facet declares the same dataset. */
+  SYMLINK = 'SYMLINK',
 }
 
 /** Why a dataset is a lineage break. */
