@@ -97,7 +97,7 @@ export async function createApp(config: Config, log: Logger, metrics: Metrics = 
       trace,
       impact: new ImpactService(executor, trace, catalog, { ...config.lineage, maxPage: 500 }),
       coverage: new CoverageService(executor, config.lineage),
-      breaks: new BreaksService(executor, config.lineage.maxNodes * 10),
+      breaks: new BreaksService(executor, { ...config.lineage, maxRows: config.lineage.maxNodes * 10 }),
       paths: new PathService(executor, config.lineage),
       identity: new IdentityService(executor, rules),
       limits: { defaultDepth: config.lineage.defaultDepth, maxDepth: config.lineage.maxDepth },

@@ -1,10 +1,11 @@
-// Purpose: where lineage breaks: datasets (counting SYMLINKed names as one) that some job reads but
-//   no known job writes (sources: lineage starts there, often at an engine boundary) or that some
-//   job writes but no known job reads (sinks). Scope: every dataset (through the namespace index) or
-//   the namespaces starting with $namespace.
+// Purpose: the datasets lineage-breaks detection compares (counting SYMLINKed names as one): those
+//   some job reads but no known job writes (SOURCE: lineage starts there, often at an engine
+//   boundary), those some job writes but no known job reads (SINK), and those written and read
+//   (THROUGH: a SOURCE may be one of them under another name). Scope: every dataset (through the
+//   namespace index) or the namespaces starting with $namespace.
 // Parameters: $namespace: namespace prefix or null for all; $limit: maximum rows
-// Columns: id, namespace, name, role ('SOURCE' | 'SINK'), jobs: up to 5 reader (SOURCE) or writer (SINK)
-//   job ids, engines: their engines, aliases: SYMLINKed dataset ids
+// Columns: id, namespace, name, role ('SOURCE' | 'SINK' | 'THROUGH'), jobs: up to 5 reader (SOURCE) or
+//   writer (SINK, THROUGH) job ids, engines: their engines, aliases: SYMLINKed dataset ids; by id
 CALL () {
   WITH 1 AS one WHERE $namespace IS NULL
   MATCH (d:Dataset) WHERE d.namespace IS NOT NULL RETURN d
@@ -17,8 +18,8 @@ WITH d, aliases, [d] + aliases AS grp
 WITH d, aliases,
      any(m IN grp WHERE EXISTS { (m)-[:FEEDS]->(:Job) }) AS read,
      any(m IN grp WHERE EXISTS { (:Job)-[:PRODUCES]->(m) }) AS written
-WHERE read <> written
-WITH d, aliases, CASE WHEN read THEN 'SOURCE' ELSE 'SINK' END AS role
+WHERE read OR written
+WITH d, aliases, CASE WHEN NOT written THEN 'SOURCE' WHEN NOT read THEN 'SINK' ELSE 'THROUGH' END AS role
 RETURN d.id AS id, d.namespace AS namespace, d.name AS name, role,
        CASE role WHEN 'SOURCE' THEN COLLECT { MATCH (d)-[:FEEDS]->(j:Job) RETURN j.id ORDER BY j.id LIMIT 5 }
                  ELSE COLLECT { MATCH (j:Job)-[:PRODUCES]->(d) RETURN j.id ORDER BY j.id LIMIT 5 } END AS jobs,

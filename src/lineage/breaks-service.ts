@@ -1,14 +1,19 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { compare, lastSegment, type Evidence } from './breaks-evidence';
 import { cmp } from './common';
 import { groupBy } from './group';
-import { BreakRole, MatchStrength } from './types';
+import { DATASET_LINEAGE, reachFrom, traverse } from './traversal';
+import { BreakRole, Direction, EntityKind, type IdentityRuleKind, MatchStrength } from './types';
 
 /**
  * Where lineage breaks at engine boundaries: datasets read but never written by a known job
- * (SOURCE), written but never read (SINK), and pairs of a sink and a source whose names probably
- * denote the same thing under different naming (not linked as aliases), with the evidence. A match
- * compares the last two name segments (split on / . :), lower-cased; one common segment is weaker.
+ * (SOURCE), written but never read (SINK), and probable matches: a SOURCE and a written dataset
+ * (read elsewhere or not) whose names probably denote one dataset under other naming
+ * (breaks-evidence.ts grades them). Every SOURCE is compared with every written dataset sharing its
+ * last name segment (the topic, for Kafka); a pair is never a match when the two are one node, are
+ * symlinked, or the written one is downstream of the read one (a job, or a path, already connects
+ * them: a connector reading topic `orders` and writing `topics/orders` is not a break).
  */
 
 export interface BreakDataset {
@@ -23,71 +28,111 @@ export interface BreakDataset {
 }
 
 export interface ProbableMatch {
-  sinkId: string;
+  /** The dataset read and never written (a SOURCE). */
   sourceId: string;
-  /** The name segments both share, e.g. "db.orders". */
+  /** The written dataset it probably is. */
+  writtenId: string;
+  /** Same as writtenId (kept for clients of the sink/source pairs). */
+  sinkId: string;
+  /** What both names share: schema.table, the last segment, or the topic. */
   key: string;
-  /** STRONG: two segments match; WEAK: only the last one. */
   strength: MatchStrength;
   evidence: string[];
+  /** The identity rule that would merge them, and the rules-file fragment (JSON). */
+  ruleKind: IdentityRuleKind;
+  rule: string;
 }
 
 export interface LineageBreaks {
   sources: BreakDataset[];
   sinks: BreakDataset[];
   probableMatches: ProbableMatch[];
-  /** True when more break datasets exist than were read (the limit). */
+  /** True when more datasets exist than were compared (the limit), or a connectivity walk was cut short. */
   truncated: boolean;
 }
+
+type Row = BreakDataset | (Omit<BreakDataset, 'role'> & { role: 'THROUGH' });
+
+/** Matches kept per read dataset (the strongest), so that a common name cannot flood the answer. */
+const MATCHES_PER_SOURCE = 10;
+const RANK: Record<MatchStrength, number> = { [MatchStrength.STRONG]: 0, [MatchStrength.MEDIUM]: 1, [MatchStrength.WEAK]: 2 };
 
 export class BreaksService {
   constructor(
     private readonly executor: Executor,
-    private readonly maxRows: number,
+    private readonly limits: { maxRows: number; maxDepth: number; maxNodes: number; maxCoverageEdges: number },
   ) {}
 
   async breaks(namespacePrefix: string | null): Promise<LineageBreaks> {
-    const rows = await this.executor.read<BreakDataset>(Query.LineageBreaks, { namespace: namespacePrefix, limit: this.maxRows + 1 });
-    const list = rows.slice(0, this.maxRows);
-    const sources = list.filter((r) => r.role === BreakRole.SOURCE);
-    const sinks = list.filter((r) => r.role === BreakRole.SINK);
-    return { sources, sinks, probableMatches: matches(sinks, sources), truncated: rows.length > this.maxRows };
+    const { maxRows } = this.limits;
+    const rows = await this.executor.read<Row>(Query.LineageBreaks, { namespace: namespacePrefix, limit: maxRows + 1 });
+    const list = rows.slice(0, maxRows);
+    const sources = list.filter((r): r is BreakDataset => r.role === BreakRole.SOURCE);
+    const sinks = list.filter((r): r is BreakDataset => r.role === BreakRole.SINK);
+    const { matches, truncated } = await this.matches(sources, list.filter((r) => r.role !== BreakRole.SOURCE));
+    return { sources, sinks, probableMatches: matches, truncated: truncated || rows.length > maxRows };
   }
-}
 
-function segments(name: string): string[] {
-  return name
-    .toLowerCase()
-    .replace(/\.(parquet|csv|json|avro|orc|txt)$/, '')
-    .split(/[/.:]+/)
-    .filter(Boolean);
-}
-
-function matches(sinks: BreakDataset[], sources: BreakDataset[]): ProbableMatch[] {
-  const byLast = groupBy(sources, (src) => segments(src.name).at(-1) || undefined);
-  const out: ProbableMatch[] = [];
-  for (const sink of sinks) {
-    const s = segments(sink.name);
-    for (const src of byLast.get(s.at(-1) ?? '') ?? []) {
-      if (src.id === sink.id || sink.aliases.includes(src.id)) continue;
-      const r = segments(src.name);
-      const strong = s.length > 1 && r.length > 1 && s.at(-2) === r.at(-2);
-      const key = strong ? `${s.at(-2)}.${s.at(-1)}` : s.at(-1)!;
-      out.push({
-        sinkId: sink.id,
-        sourceId: src.id,
-        key,
-        strength: strong ? MatchStrength.STRONG : MatchStrength.WEAK,
-        evidence: [
-          strong ? `both names end in ${key}` : `both names end in ${key} (the segment before differs)`,
-          `${sink.name} is written (by ${sink.jobs.join(', ') || 'no job'}; ${sink.engines.join(', ')}) and never read`,
-          `${src.name} is read (by ${src.jobs.join(', ') || 'no job'}; ${src.engines.join(', ')}) and never written`,
-          sink.namespace === src.namespace ? `same namespace ${sink.namespace}` : `namespaces differ: ${sink.namespace} vs ${src.namespace}`,
-          'no symlinks facet links them',
-        ],
-      });
+  private async matches(sources: BreakDataset[], written: Row[]): Promise<{ matches: ProbableMatch[]; truncated: boolean }> {
+    const byKey = groupBy(written, (w) => lastSegment(w) || undefined);
+    const pairs = sources.flatMap((s) =>
+      (byKey.get(lastSegment(s)) ?? []).filter((w) => w.id !== s.id && !s.aliases.includes(w.id)).map((w) => ({ s, w })),
+    );
+    if (pairs.length === 0) return { matches: [], truncated: false };
+    const ids = [...new Set(pairs.flatMap((p) => [p.s.id, p.w.id]))];
+    const [fields, connected] = await Promise.all([this.fieldNames(ids), this.downstream([...new Set(pairs.map((p) => p.s.id))])]);
+    const found: ProbableMatch[] = [];
+    for (const { s, w } of pairs) {
+      const reach = connected.get(s.id)!;
+      if (reach.distance.has(w.id) || w.aliases.some((a) => reach.distance.has(a))) continue;
+      const e = compare({ ...s, fields: fields.get(s.id) ?? [] }, { ...w, fields: fields.get(w.id) ?? [] });
+      if (!e) continue;
+      found.push(match(s, w, e, reach.truncated));
     }
+    const kept = [...groupBy(found, (m) => m.sourceId).values()].flatMap((ms) => ms.sort(order).slice(0, MATCHES_PER_SOURCE));
+    return { matches: kept.sort(order), truncated: [...connected.values()].some((c) => c.truncated) };
   }
-  const rank = (m: ProbableMatch) => (m.strength === MatchStrength.STRONG ? 0 : 1);
-  return out.sort((a, b) => rank(a) - rank(b) || cmp(a.sinkId + a.sourceId, b.sinkId + b.sourceId));
+
+  /** Field names known under each dataset. */
+  private async fieldNames(ids: string[]): Promise<Map<string, string[]>> {
+    const rows = await this.executor.read<{ datasetId: string; fields: { name: string }[] }>(Query.FieldsOfDatasets, { ids });
+    return new Map(rows.map((r) => [r.datasetId, r.fields.map((f) => f.name)]));
+  }
+
+  /** What each dataset reaches downstream (current lineage), from one walk from all of them. */
+  private async downstream(ids: string[]): Promise<Map<string, { distance: Map<string, number>; truncated: boolean }>> {
+    const { maxDepth, maxNodes, maxCoverageEdges } = this.limits;
+    const walk = await this.executor.readTx('lineageBreaks', (tx) =>
+      traverse(tx, DATASET_LINEAGE, {
+        starts: ids.map((id) => ({ id, kind: EntityKind.DATASET, namespace: '', name: '' })),
+        direction: Direction.DOWNSTREAM,
+        depth: maxDepth,
+        asOf: null,
+        maxNodes: Math.min(maxNodes * ids.length, maxCoverageEdges),
+      }),
+    );
+    const next = groupBy(walk.edges, ({ row }) => row.fromId);
+    return new Map(ids.map((id) => [id, reachFrom(id, next, walk, maxDepth, maxNodes)]));
+  }
 }
+
+function match(s: BreakDataset, w: Row, e: Evidence, walkTruncated: boolean): ProbableMatch {
+  const written = w.role === BreakRole.SINK ? 'written and never read' : 'written and read';
+  return {
+    sourceId: s.id,
+    writtenId: w.id,
+    sinkId: w.id,
+    key: e.key,
+    strength: e.strength,
+    evidence: [
+      ...e.evidence,
+      `${s.namespace} ${s.name} is read (by ${s.jobs.join(', ')}; ${s.engines.join(', ')}) and never written`,
+      `${w.namespace} ${w.name} is ${written} (by ${w.jobs.join(', ') || 'no job'}; ${w.engines.join(', ')})`,
+      walkTruncated ? 'no lineage connects them within the walked bounds (the walk was cut short)' : 'no job or lineage path connects them',
+    ],
+    ruleKind: e.ruleKind,
+    rule: e.rule,
+  };
+}
+
+const order = (a: ProbableMatch, b: ProbableMatch) => RANK[a.strength] - RANK[b.strength] || cmp(a.sourceId, b.sourceId) || cmp(a.writtenId, b.writtenId);

@@ -4,8 +4,8 @@ import { Query } from '../graph/queries';
 import { kindOf } from '../ids';
 import { checkFirst, cmp } from './common';
 import { groupBy } from './group';
-import { DATASET_LINEAGE, traverse, type ExpandRow } from './traversal';
-import { Bucket, CoverageScope, Direction, EdgeType, EntityKind } from './types';
+import { DATASET_LINEAGE, reachFrom, traverse } from './traversal';
+import { Bucket, CoverageScope, Direction, EntityKind } from './types';
 
 export { Bucket, CoverageScope };
 
@@ -149,7 +149,12 @@ export class CoverageService {
       }),
     );
     const next = groupBy(walk.edges, ({ row }) => row.fromId);
-    for (const id of datasetIds) out.set(id, reach(id, next, walk.reached, walk.openFrom, maxDepth, maxNodes));
+    for (const id of datasetIds) {
+      const { distance, truncated } = reachFrom(id, next, walk, maxDepth, maxNodes);
+      let jobs = 0;
+      for (const reached of distance.keys()) if (reached !== id && kindOf(reached) === EntityKind.JOB) jobs++;
+      out.set(id, { datasets: distance.size - 1 - jobs, jobs, truncated });
+    }
     return out;
   }
 
@@ -225,52 +230,5 @@ function next(d: Date, b: Bucket): Date {
 
 /** Ranked gaps at most (the rest are counted in totalGaps). */
 const MAX_RANKED_GAPS = 500;
-
-/**
- * What one start reaches over a walk's edges (ALIAS at no cost, every other edge one hop), up to
- * `depth` hops and `maxNodes` nodes: datasets and jobs besides the start, and whether the counts are
- * lower bounds (a bound was hit, lineage goes on past `depth`, or a node the walk left open is reached).
- */
-function reach(
-  start: string,
-  next: Map<string, { row: ExpandRow }[]>,
-  walked: ReadonlyMap<string, { distance: number }>,
-  openFrom: number | null,
-  depth: number,
-  maxNodes: number,
-): { datasets: number; jobs: number; truncated: boolean } {
-  const distance = new Map<string, number>([[start, 0]]);
-  const queue = [start];
-  let truncated = false;
-  for (let i = 0; i < queue.length; i++) {
-    const id = queue[i]!;
-    const d = distance.get(id)!;
-    if (openFrom !== null && (walked.get(id)?.distance ?? Infinity) >= openFrom) truncated = true;
-    for (const { row } of next.get(id) ?? []) {
-      const alias = row.type === EdgeType.ALIAS;
-      if (distance.has(row.toId)) continue;
-      if (!alias && d >= depth) {
-        truncated = true;
-        continue;
-      }
-      if (distance.size > maxNodes) {
-        truncated = true;
-        break;
-      }
-      distance.set(row.toId, alias ? d : d + 1);
-      // An alias joins at the same distance and goes first, as in the walk.
-      if (alias) queue.splice(i + 1, 0, row.toId);
-      else queue.push(row.toId);
-    }
-  }
-  let datasets = 0;
-  let jobs = 0;
-  for (const id of distance.keys()) {
-    if (id === start) continue;
-    if (kindOf(id) === EntityKind.JOB) jobs++;
-    else datasets++;
-  }
-  return { datasets, jobs, truncated };
-}
 
 const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);

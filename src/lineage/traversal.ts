@@ -196,3 +196,43 @@ export function pathTo<R extends StepRow>(t: Traversal<R>, id: string): R[] {
 /** The two single-direction walks of a direction (BOTH is UPSTREAM, then DOWNSTREAM). */
 export const flowsOf = (direction: Direction): FlowDirection[] =>
   direction === Direction.BOTH ? [Direction.UPSTREAM, Direction.DOWNSTREAM] : [direction];
+
+/**
+ * What one start of a multi-start DOWNSTREAM (or UPSTREAM) walk reaches over the walk's edges
+ * (`next`: its rows grouped by fromId; ALIAS at no cost, every other edge one hop), up to `depth`
+ * hops and `maxNodes` nodes: each node's distance (the start at 0), and whether that is a lower
+ * bound (a bound was hit, lineage goes on past `depth`, or a node the walk left open is reached).
+ */
+export function reachFrom<R extends StepRow>(
+  start: string,
+  next: ReadonlyMap<string, { row: R }[]>,
+  walk: Pick<Traversal<R>, 'reached' | 'openFrom'>,
+  depth: number,
+  maxNodes: number,
+): { distance: Map<string, number>; truncated: boolean } {
+  const distance = new Map<string, number>([[start, 0]]);
+  const queue = [start];
+  let truncated = false;
+  for (let i = 0; i < queue.length; i++) {
+    const id = queue[i]!;
+    const d = distance.get(id)!;
+    if (walk.openFrom !== null && (walk.reached.get(id)?.distance ?? Infinity) >= walk.openFrom) truncated = true;
+    for (const { row } of next.get(id) ?? []) {
+      const alias = row.type === EdgeType.ALIAS;
+      if (distance.has(row.toId)) continue;
+      if (!alias && d >= depth) {
+        truncated = true;
+        continue;
+      }
+      if (distance.size > maxNodes) {
+        truncated = true;
+        break;
+      }
+      distance.set(row.toId, alias ? d : d + 1);
+      // An alias joins at the same distance and goes first, as in the walk.
+      if (alias) queue.splice(i + 1, 0, row.toId);
+      else queue.push(row.toId);
+    }
+  }
+  return { distance, truncated };
+}

@@ -75,19 +75,31 @@ describe('path', () => {
 });
 
 describe('lineageBreaks', () => {
-  it('lists sources and sinks and pairs the Flink path with the Spark table by name, with evidence', async () => {
-    const res = await svc.graphql(`query($ns: String) { lineageBreaks(namespace: $ns) { sources { id role engines } sinks { id role } probableMatches { sinkId sourceId key strength evidence } } }`, { ns });
+  it('lists sources and sinks and pairs the Flink path with the Spark table by name, with evidence and the rule that merges them', async () => {
+    const res = await svc.graphql(
+      `query($ns: String) { lineageBreaks(namespace: $ns) { sources { id role engines } sinks { id role } probableMatches { writtenId sinkId sourceId key strength evidence ruleKind rule } } }`,
+      { ns },
+    );
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     const b = res.data.lineageBreaks;
     assert.deepEqual(b.sources.map((s: { id: string }) => s.id).sort(), [datasetId(`${ns}hive://metastore`, 'db.events'), datasetId(ns, 'raw')].sort());
     assert.deepEqual(b.sinks.map((s: { id: string }) => s.id).sort(), [datasetId(`${ns}hive://metastore`, 'db.report'), datasetId(`${ns}s3://lake`, '/lake/db/events')].sort());
     assert.equal(b.probableMatches.length, 1);
     const m = b.probableMatches[0];
-    assert.equal(m.sinkId, datasetId(`${ns}s3://lake`, '/lake/db/events'));
+    assert.equal(m.writtenId, datasetId(`${ns}s3://lake`, '/lake/db/events'));
+    assert.equal(m.sinkId, m.writtenId);
     assert.equal(m.sourceId, datasetId(`${ns}hive://metastore`, 'db.events'));
     assert.equal(m.key, 'db.events');
-    assert.equal(m.strength, 'STRONG');
-    assert.ok(m.evidence.some((e: string) => e.includes('namespaces differ')));
+    // The same schema.table, but no schema under either name to compare.
+    assert.equal(m.strength, 'MEDIUM');
+    assert.equal(m.evidence[0], 'both names end in db.events: db.events (read) and /lake/db/events (written)');
+    assert.equal(m.evidence[1], 'no fields known under one of the names to compare');
+    assert.equal(m.ruleKind, 'DATASET_ALIAS');
+    assert.deepEqual(JSON.parse(m.rule), {
+      datasetAliases: [
+        { name: 'db.events', from: { namespace: `${ns}hive://metastore`, name: 'db.events' }, to: { namespace: `${ns}s3://lake`, name: '/lake/db/events' } },
+      ],
+    });
   });
 });
 

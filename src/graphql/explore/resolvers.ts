@@ -11,7 +11,8 @@ export class ExploreQueries {
   @Query(() => LineageBreaks, {
     description:
       'Where lineage breaks at engine boundaries: datasets read but never written, written but never read, and ' +
-      'pairs of them whose names probably denote the same dataset, with the evidence.',
+      'each read-never-written dataset whose name probably denotes a written one (not already connected), with the ' +
+      'evidence and the identity rule that would merge them.',
   })
   lineageBreaks(@Args(() => LineageBreaksArgs) args: LineageBreaksArgs, @Ctx() ctx: Context): Promise<BreaksData> {
     return ctx.services.breaks.breaks(args.namespace ?? null);

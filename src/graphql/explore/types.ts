@@ -2,7 +2,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { BreakDataset as BreakDatasetData, LineageBreaks as LineageBreaksData, ProbableMatch as ProbableMatchData } from '../../lineage/breaks-service';
 import type { SearchHit as SearchHitData } from '../../lineage/catalog-service';
 import type { LineagePath as LineagePathData, PathEdge as PathEdgeData, PathResult as PathResultData } from '../../lineage/path-service';
-import { BreakRole, EntityKind, MatchStrength, SearchMatch, TruncationReason, type EntityRef } from '../../lineage/types';
+import { BreakRole, EntityKind, IdentityRuleKind, MatchStrength, SearchMatch, TruncationReason, type EntityRef } from '../../lineage/types';
 import '../enums';
 import { PageInfo } from '../paging';
 
@@ -30,22 +30,31 @@ export class BreakDataset implements BreakDatasetData {
   aliases!: string[];
 }
 
-@ObjectType({ description: 'A sink and a source whose names probably denote the same dataset under different naming.' })
+@ObjectType({ description: 'A dataset read and never written, and a written dataset it probably is under other naming.' })
 export class ProbableMatch implements ProbableMatchData {
-  @Field(() => ID, { description: 'The dataset written and never read.' })
-  sinkId!: string;
-
-  @Field(() => ID, { description: 'The dataset read and never written.' })
+  @Field(() => ID, { description: 'The dataset read and never written (a SOURCE).' })
   sourceId!: string;
 
-  @Field(() => String, { description: 'The name segments they share.' })
+  @Field(() => ID, { description: 'The written dataset (read elsewhere or not) it probably is.' })
+  writtenId!: string;
+
+  @Field(() => ID, { deprecationReason: 'Use writtenId: the written dataset need not be a sink.', description: 'Same as writtenId.' })
+  sinkId!: string;
+
+  @Field(() => String, { description: 'What both names share: schema.table, the last name segment, or the Kafka topic.' })
   key!: string;
 
-  @Field(() => MatchStrength, { description: 'STRONG (two segments match) or WEAK (only the last).' })
+  @Field(() => MatchStrength, { description: 'STRONG, MEDIUM or WEAK (see MatchStrength).' })
   strength!: MatchStrength;
 
-  @Field(() => [String], { description: 'Why they are thought to match.' })
+  @Field(() => [String], { description: 'Why they are thought to match, and that nothing connects them yet.' })
   evidence!: string[];
+
+  @Field(() => IdentityRuleKind, { description: 'The kind of identity rule that would merge them.' })
+  ruleKind!: IdentityRuleKind;
+
+  @Field(() => String, { description: 'That rule as a TRIBUTARY_IDENTITY_RULES fragment (JSON; YAML accepts it as is).' })
+  rule!: string;
 }
 
 @ObjectType({ description: 'Where lineage breaks at engine boundaries.' })
@@ -56,10 +65,12 @@ export class LineageBreaks implements LineageBreaksData {
   @Field(() => [BreakDataset], { description: 'Datasets written but never read, by id.' })
   sinks!: BreakDataset[];
 
-  @Field(() => [ProbableMatch], { description: 'Sink/source pairs that probably name one dataset, strong ones first.' })
+  @Field(() => [ProbableMatch], {
+    description: 'Read-never-written datasets and written ones that probably name one dataset: STRONG first, then by sourceId, writtenId; at most 10 per source.',
+  })
   probableMatches!: ProbableMatch[];
 
-  @Field(() => Boolean, { description: 'True when there were more break datasets than the server reads at once.' })
+  @Field(() => Boolean, { description: 'True when there were more datasets than the server compares at once, or a connectivity walk was cut short.' })
   truncated!: boolean;
 }
 
