@@ -1,24 +1,32 @@
 // Purpose: the column-lineage coverage figures of job → output dataset edges, kept on PRODUCES so
 //   that coverage reads one property set per edge instead of walking fields: outputFields (fields
-//   of the dataset), fieldsWithInputs (of them, those with any column dependency through this job:
-//   a DERIVES edge of the job into them, or, for every field, an INFLUENCES edge of the job into
-//   the dataset), cllFirstSeen / cllLastSeen (min / max over those edges; null without column lineage).
+//   of the dataset by name, counting the fields of its SYMLINKed names (up to 2 symlinks away) as
+//   one set: a field reported under the path and the catalog name is one field),
+//   fieldsWithInputs (of them, those with any column dependency through this job under any of the
+//   names: a DERIVES edge of the job into them, or, for every field, an INFLUENCES edge of the job
+//   into the dataset or one of its names), cllFirstSeen / cllLastSeen (min / max over those edges;
+//   null without column lineage).
 //   Recomputed from the graph for every PRODUCES edge into the given datasets, after the batch's
 //   fields, outputs and column lineage are written, so the figures depend only on the graph (not
 //   on batch order). A batch passes every dataset it wrote an output edge or a field of: a field
 //   added to a dataset by another job's event (as a column-lineage input) changes the figures of
-//   that dataset's producers too.
-// Parameters: $datasetIds: ids of the datasets with an output edge or a field in the batch
+//   that dataset's producers too; so does a new symlink, and the producers of every name of a
+//   passed dataset are refreshed.
+// Parameters: $datasetIds: ids of the datasets with an output edge, a field or a symlink in the batch
 // Columns: none
 // Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
 UNWIND $datasetIds AS id
-MATCH (d:Dataset {id: id})<-[p:PRODUCES]-(j:Job)
+MATCH (:Dataset {id: id})-[:SYMLINK*0..2]-(d:Dataset)<-[p:PRODUCES]-(j:Job)
+WITH DISTINCT d, j, p
 CALL (d, j, p) {
-  OPTIONAL MATCH (d)-[:HAS_FIELD]->(f:Field)
+  WITH d, j, COLLECT { MATCH (d)-[:SYMLINK*0..2]-(n:Dataset) RETURN DISTINCT n } AS names
+  UNWIND names AS n
+  OPTIONAL MATCH (n)-[:HAS_FIELD]->(f:Field)
   OPTIONAL MATCH (:Field)-[c:DERIVES {jobId: j.id}]->(f)
-  WITH d, j, count(DISTINCT f) AS outputFields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f END) AS derived,
+  WITH j, names, count(DISTINCT f.name) AS outputFields, count(DISTINCT CASE WHEN c IS NOT NULL THEN f.name END) AS derived,
        min(c.firstSeen) AS derivedFirst, max(c.lastSeen) AS derivedLast
-  OPTIONAL MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(d)
+  UNWIND names AS n
+  OPTIONAL MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(n)
   WITH outputFields, derived, derivedFirst, derivedLast, min(i.firstSeen) AS influencedFirst, max(i.lastSeen) AS influencedLast
   WITH outputFields, CASE WHEN influencedFirst IS NULL THEN derived ELSE outputFields END AS fieldsWithInputs,
        CASE WHEN derivedFirst IS NULL OR influencedFirst < derivedFirst THEN influencedFirst ELSE derivedFirst END AS cllFirstSeen,

@@ -11,7 +11,9 @@
 //   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
 // Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output), jobId, granularity,
-//   types, subtypes, transformations (JSON or null), node: the output {id, kind, namespace, name, datasetId}
+//   types, subtypes, transformations (JSON or null), reportedId (FIELD hops the job reported under
+//   another name of the item's dataset: the field there; else null), node: the output {id, kind,
+//   namespace, name, datasetId}
 // Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
 CALL () {
   UNWIND $fields AS item
@@ -23,18 +25,18 @@ CALL () {
   CALL (item, j, ins) {
     // The item's field under every name of its dataset the job read (same field name).
     UNWIND ins AS i
-    MATCH (:Dataset {id: i})-[:HAS_FIELD]->(:Field {name: item.name})-[e:DERIVES {jobId: j.id}]->(dst:Field)
+    MATCH (:Dataset {id: i})-[:HAS_FIELD]->(rf:Field {name: item.name})-[e:DERIVES {jobId: j.id}]->(dst:Field)
     WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT')))
     MATCH (dd:Dataset {id: dst.datasetId})
     RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
-           e.transformations AS transformations,
+           e.transformations AS transformations, CASE WHEN rf.id <> item.fieldId THEN rf.id END AS reportedId,
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
     UNION ALL
     UNWIND ins AS i
-    MATCH (:Dataset {id: i})-[:HAS_FIELD]->(:Field {name: item.name})-[e:INFLUENCES {jobId: j.id}]->(dd:Dataset)-[:HAS_FIELD]->(dst:Field)
+    MATCH (:Dataset {id: i})-[:HAS_FIELD]->(rf:Field {name: item.name})-[e:INFLUENCES {jobId: j.id}]->(dd:Dataset)-[:HAS_FIELD]->(dst:Field)
     WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf)
     RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
-           e.transformations AS transformations,
+           e.transformations AS transformations, CASE WHEN rf.id <> item.fieldId THEN rf.id END AS reportedId,
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
     UNION ALL
     WITH item, j, ins
@@ -51,9 +53,10 @@ CALL () {
     MATCH (j)-[p:PRODUCES]->(dst:Dataset)
     WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
     RETURN dst.id AS toId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
-           {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node
+           null AS reportedId, {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node
   }
-  RETURN item.fieldId AS fromId, 'FIELD' AS fromKind, toId, j.id AS jobId, granularity, types, subtypes, transformations, node
+  RETURN item.fieldId AS fromId, 'FIELD' AS fromKind, toId, j.id AS jobId, granularity, types, subtypes, transformations,
+         reportedId, node
   UNION ALL
   UNWIND $datasets AS id
   MATCH (d:Dataset {id: id})
@@ -64,8 +67,8 @@ CALL () {
   MATCH (j)-[p:PRODUCES]->(dst:Dataset)
   WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
   RETURN id AS fromId, 'DATASET' AS fromKind, dst.id AS toId, j.id AS jobId, 'DATASET' AS granularity, null AS types,
-         null AS subtypes, null AS transformations,
+         null AS subtypes, null AS transformations, null AS reportedId,
          {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node
 }
-RETURN fromId, fromKind, toId, jobId, granularity, types, subtypes, transformations, node
+RETURN fromId, fromKind, toId, jobId, granularity, types, subtypes, transformations, reportedId, node
 LIMIT toInteger($limit)

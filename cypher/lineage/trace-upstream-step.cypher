@@ -11,7 +11,10 @@
 //   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
 // Columns: toId (the item), toKind ('FIELD' | 'DATASET'), fromId (the input), jobId, granularity ('FIELD' |
-//   'DATASET'), types, subtypes, transformations (JSON or null), node: the input {id, kind, namespace, name, datasetId}
+//   'DATASET'), types, subtypes, transformations (JSON or null), reportedId (FIELD hops the job reported
+//   under another name of the item's dataset: the field there, or that dataset for INFLUENCES; else
+//   null), node: the input
+//   {id, kind, namespace, name, datasetId}
 // Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
 CALL () {
   UNWIND $fields AS item
@@ -23,11 +26,11 @@ CALL () {
   CALL (item, j, outs) {
     // The item's field under every name of its dataset the job wrote (same field name).
     UNWIND outs AS o
-    MATCH (:Dataset {id: o})-[:HAS_FIELD]->(:Field {name: item.name})<-[e:DERIVES {jobId: j.id}]-(src:Field)
+    MATCH (:Dataset {id: o})-[:HAS_FIELD]->(rf:Field {name: item.name})<-[e:DERIVES {jobId: j.id}]-(src:Field)
     WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT')))
     MATCH (sd:Dataset {id: src.datasetId})
     RETURN src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
-           e.transformations AS transformations,
+           e.transformations AS transformations, CASE WHEN rf.id <> item.fieldId THEN rf.id END AS reportedId,
            {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
     UNION ALL
     UNWIND outs AS o
@@ -35,7 +38,7 @@ CALL () {
     WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf)
     MATCH (sd:Dataset {id: src.datasetId})
     RETURN src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
-           e.transformations AS transformations,
+           e.transformations AS transformations, CASE WHEN o <> item.datasetId THEN o END AS reportedId,
            {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
     UNION ALL
     WITH item, j, outs
@@ -53,9 +56,10 @@ CALL () {
     MATCH (src:Dataset)-[f:FEEDS]->(j)
     WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
     RETURN src.id AS fromId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
-           {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
+           null AS reportedId, {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
   }
-  RETURN item.fieldId AS toId, 'FIELD' AS toKind, fromId, j.id AS jobId, granularity, types, subtypes, transformations, node
+  RETURN item.fieldId AS toId, 'FIELD' AS toKind, fromId, j.id AS jobId, granularity, types, subtypes, transformations,
+         reportedId, node
   UNION ALL
   UNWIND $datasets AS id
   MATCH (d:Dataset {id: id})
@@ -66,8 +70,8 @@ CALL () {
   MATCH (src:Dataset)-[f:FEEDS]->(j)
   WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
   RETURN id AS toId, 'DATASET' AS toKind, src.id AS fromId, j.id AS jobId, 'DATASET' AS granularity, null AS types,
-         null AS subtypes, null AS transformations,
+         null AS subtypes, null AS transformations, null AS reportedId,
          {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
 }
-RETURN toId, toKind, fromId, jobId, granularity, types, subtypes, transformations, node
+RETURN toId, toKind, fromId, jobId, granularity, types, subtypes, transformations, reportedId, node
 LIMIT toInteger($limit)

@@ -178,8 +178,10 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   run(Query.MergeFacets, facets, Object.values(facets).some((l) => l.length > 0));
   const ioJobs = p.jobs.filter((j) => j.ioAt !== null).map((j) => j.id);
   run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
-  // Coverage figures change where an output edge, a field or column lineage was written.
-  const coverageDatasets = [...new Set([...p.outputs.map((o) => o.datasetId), ...p.fields.map((f) => f.datasetId)])];
+  // Coverage figures change where an output edge, a field, column lineage or a symlink was written.
+  const coverageDatasets = [
+    ...new Set([...p.outputs.map((o) => o.datasetId), ...p.fields.map((f) => f.datasetId), ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId])]),
+  ];
   run(Query.RefreshOutputCoverage, { datasetIds: coverageDatasets }, coverageDatasets.length > 0);
   await Promise.all(pending);
   await refreshJobVersions(tx, p.runs.map((r) => r.id));

@@ -5,7 +5,8 @@ import { IdentityRuleKind, MatchStrength } from './types';
  * dataset, graded with the evidence, and the identity rule that would merge them. Pure.
  *
  * - Kafka topics: the same topic on brokers of one domain (`kafka-a.internal`, `kafka-b.internal`)
- *   or one host naming pattern (`broker-1`, `broker-2`): STRONG; on unrelated brokers: MEDIUM.
+ *   or one host naming pattern outside two different domains (`broker-1`, `broker-2`): STRONG; on
+ *   other brokers (`kafka-1.prod.x`, `kafka-1.staging.x`): MEDIUM.
  *   Rule: a Kafka cluster of both brokers.
  * - Other names: split at `/ . :`, lower-cased, a file extension dropped. The same last two segments
  *   (schema.table) with matching schema fields: STRONG; without fields to compare: MEDIUM; the same
@@ -72,11 +73,22 @@ function compareTopics(read: Candidate, written: Candidate): Evidence | null {
   const wb = brokersOf(written.namespace);
   const pairs = rb.flatMap((r) => wb.map((w) => [hostOf(r), hostOf(w)] as const));
   const domain = pairs.map(([r, w]) => (domainOf(r) !== '' && domainOf(r) === domainOf(w) ? domainOf(r) : '')).find(Boolean);
-  const stem = pairs.map(([r, w]) => (stemOf(r).length >= 3 && stemOf(r) === stemOf(w) ? stemOf(r) : '')).find(Boolean);
+  // Prod and staging clusters share host patterns (kafka-1.prod, kafka-1.staging) and topic names:
+  // a pattern counts only between hosts not in two different domains.
+  const otherDomains = pairs.find(([r, w]) => domainOf(r) !== '' && domainOf(w) !== '' && domainOf(r) !== domainOf(w));
+  const stem = pairs
+    .map(([r, w]) => (stemOf(r).length >= 3 && stemOf(r) === stemOf(w) && !(domainOf(r) && domainOf(w) && domainOf(r) !== domainOf(w)) ? stemOf(r) : ''))
+    .find(Boolean);
   const evidence = [`the same Kafka topic ${read.name} on other brokers: ${rb.join(',')} (read) and ${wb.join(',')} (written)`];
   if (domain) evidence.push(`the brokers are in one domain, ${domain}`);
   if (stem) evidence.push(`the brokers follow one naming pattern, ${stem}*`);
-  if (!domain && !stem) evidence.push('the brokers share neither a domain nor a naming pattern: two clusters may use one topic name');
+  if (!domain && !stem) {
+    evidence.push(
+      otherDomains
+        ? `the brokers are in different domains, ${domainOf(otherDomains[0])} and ${domainOf(otherDomains[1])}: two clusters may use one topic name`
+        : 'the brokers share neither a domain nor a naming pattern: two clusters may use one topic name',
+    );
+  }
   const fields = fieldEvidence(read, written);
   if (fields.text) evidence.push(fields.text);
   const strength = fields.disagree ? MatchStrength.WEAK : domain || stem ? MatchStrength.STRONG : MatchStrength.MEDIUM;

@@ -29,6 +29,12 @@ export interface TraceHop {
   types: string[] | null;
   subtypes: string[] | null;
   transformations: unknown;
+  /**
+   * FIELD hops the job reported under another name of the traced field's dataset (a symlink): the
+   * field's id under that name (or that dataset, for a dataset-wide INDIRECT dependency); null when
+   * reported under the traced name.
+   */
+  reportedAs: string | null;
 }
 
 export interface TraceNode extends EntityRef {
@@ -119,6 +125,7 @@ export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 
       types: row.types,
       subtypes: row.subtypes,
       transformations: parseJsonProperty(row.transformations),
+      reportedAs: row.reportedId ?? null,
     });
   }
   const ordered = [...hops.values()].sort(

@@ -54,6 +54,8 @@ export interface TraceRow extends StepRow {
   types: string[] | null;
   subtypes: string[] | null;
   transformations: string | null;
+  /** The traced field under the other name the job reported it by (trace step headers); else null. */
+  reportedId?: string | null;
 }
 
 /** What a walk is made of: its step queries, how a frontier becomes their parameters, what it follows. */

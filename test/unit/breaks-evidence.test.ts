@@ -33,7 +33,11 @@ describe('lineage-break evidence', () => {
   });
 
   it('grades a host naming pattern STRONG, unrelated brokers MEDIUM, other topics and other kinds not at all', () => {
-    assert.equal(compare(ds('kafka://broker-2.dc1:9092', 't'), ds('kafka://broker-1.dc2:9092', 't'))!.strength, 'STRONG');
+    assert.equal(compare(ds('kafka://broker-2.dc1:9092', 't'), ds('kafka://broker-1.dc1:9092', 't'))!.strength, 'STRONG');
+    // Prod and staging: one host pattern, two domains.
+    const stages = compare(ds('kafka://kafka-1.prod.example.com:9092', 't'), ds('kafka://kafka-1.staging.example.com:9092', 't'))!;
+    assert.equal(stages.strength, 'MEDIUM');
+    assert.equal(stages.evidence[1], 'the brokers are in different domains, prod.example.com and staging.example.com: two clusters may use one topic name');
     assert.equal(compare(ds('kafka://broker12:9092', 't'), ds('kafka://broker3:9092', 't'))!.strength, 'STRONG');
     // A trailing letter is an index only after - or _: kafka and kafko are not one pattern.
     assert.equal(compare(ds('kafka://kafka:9092', 't'), ds('kafka://kafko:9092', 't'))!.strength, 'MEDIUM');

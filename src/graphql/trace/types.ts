@@ -53,6 +53,14 @@ export class TraceHop implements TraceHopData {
 
   @Field(() => GraphQLJSON, { nullable: true, description: 'The transformations as reported (FIELD hops).' })
   transformations!: unknown;
+
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      "FIELD hops the job reported under another name of the traced field's dataset (a symlink): the field's id under that " +
+      'name (or that dataset, for a dataset-wide INDIRECT dependency); null when reported under the traced name.',
+  })
+  reportedAs!: string | null;
 }
 
 @ObjectType({ description: 'An investigation trace from a field or dataset.' })
