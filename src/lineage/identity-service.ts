@@ -1,4 +1,4 @@
-import { badInput, notFound } from '../errors';
+import { notFound } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { datasetId, parseIdOfKind } from '../ids';
@@ -123,7 +123,6 @@ export class IdentityService {
   async identity(requestedId: string, first: number): Promise<Identity> {
     checkFirst(first, 500);
     const ref = parseIdOfKind(requestedId, EntityKind.DATASET, EntityKind.FIELD);
-    if (ref.kind !== EntityKind.DATASET && ref.kind !== EntityKind.FIELD) throw badInput('identity is about datasets and fields');
     const field = ref.kind === EntityKind.FIELD ? ref.field : null;
     // The id as given, else the name the current rules give it (a raw spelling producers send).
     const normal = normaliseDatasetName(ref.namespace, ref.name, this.rules);
@@ -132,7 +131,8 @@ export class IdentityService {
       const [row] = await this.executor.read<{ node: NameRow; names: Required<NameRow>[]; more: boolean }>(Query.Identity, { id, field, limit: first });
       if (row) return this.answer(requestedId, field, row.node, row.names, row.more);
     }
-    throw notFound(`no dataset with id "${candidates[candidates.length - 1]}"${candidates.length > 1 ? ` (nor "${candidates[0]}")` : ''}`);
+    const shown = (id: string) => (id.length > 200 ? `${id.slice(0, 200)}…` : id);
+    throw notFound(`no dataset with id "${shown(candidates[0]!)}"${candidates.length > 1 ? ` (nor "${shown(candidates[1]!)}", its name under the identity rules)` : ''}`);
   }
 
   private answer(requestedId: string, field: string | null, node: NameRow, aliases: Required<NameRow>[], more: boolean): Identity {

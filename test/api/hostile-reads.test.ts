@@ -47,6 +47,11 @@ describe('hostile reads', () => {
       [`{ search(text: "orders", first: 101) { total } }`, /first must be between 1 and 100/],
       [`{ search(text: "orders", after: "not-a-cursor") { total } }`, /invalid cursor/],
       [`{ lineage(nodeId: "datasetField:a:b", granularity: FIELD, dependencies: DIRECT) { depth } }`, /malformed node id/],
+      [`{ identity(id: "job:${ns}:j1") { id } }`, /expected dataset or datasetField/],
+      [`{ identity(id: "run:8b1f0c6a-3b52-4d2b-9c55-8d3bc1f7a001") { id } }`, /expected dataset or datasetField/],
+      [`{ identity(id: "dataset:a%ZZ:b") { id } }`, /only %25 and %3A escapes/],
+      [`{ identity(id: "${datasetId(ns, 'raw.orders')}", first: 0) { id } }`, /first must be between 1 and 500/],
+      [`{ identity(id: "${datasetId(ns, 'raw.orders')}", first: 501) { id } }`, /first must be between 1 and 500/],
     ];
     for (const [q, reason] of cases) {
       const res = await svc.graphql(q);
@@ -68,17 +73,31 @@ describe('hostile reads', () => {
     assert.equal(emoji.errors, undefined, JSON.stringify(emoji.errors));
   });
 
+  it('identity answers NOT_FOUND for unknown, huge and unicode names, and the name under a unicode one', async () => {
+    for (const id of [datasetId(ns, 'nope'), datasetId(ns, 'ü'.repeat(50_000)), fieldId(`${ns}kafka://Broker:1`, '🦀', 'x')]) {
+      const res = await svc.graphql(`query($id: ID!) { identity(id: $id) { id } }`, { id });
+      assert.equal(code(res), 'NOT_FOUND', JSON.stringify(res).slice(0, 300));
+      assert.ok(res.errors![0].message.length < 1000, 'the message quotes a long id shortened');
+    }
+    const uni = await svc.graphql(`query($id: ID!) { identity(id: $id) { id names { source name } field } }`, { id: fieldId(ns, 'Straße.日本_orders', 'x') });
+    assert.equal(uni.errors, undefined, JSON.stringify(uni.errors));
+    assert.deepEqual(uni.data.identity, { id: datasetId(ns, 'Straße.日本_orders'), field: 'x', names: [{ source: 'CANONICAL', name: 'Straße.日本_orders' }] });
+  });
+
   it('concurrent and repeated requests give the same answers as one at a time', async () => {
     const queries = [
       [`query($t: String!) { search(text: $t, first: 50) { total hits { id match } } }`, { t: 'paid_orders' }],
       [`query($id: ID!) { trace(nodeId: $id, direction: DOWNSTREAM) { hops { fromId toId types } } }`, { id: fieldId(ns, 'raw.orders', 'amount') }],
       [`query($a: ID!, $b: ID!) { path(fromId: $a, toId: $b) { found truncated paths { length } } }`, { a: datasetId(ns, 'raw.orders'), b: datasetId(ns, 'Straße.日本_orders') }],
       [`query($id: ID!) { lineage(nodeId: $id, granularity: FIELD, dependencies: DIRECT) { nodes { id } } }`, { id: fieldId(ns, 'mart.paid_orders', 'total') }],
+      [`query($id: ID!) { identity(id: $id) { id names { id source } } }`, { id: fieldId(ns, 'mart.paid_orders', 'total') }],
+      [`query($ns: String) { lineageBreaks(namespace: $ns) { sources { id } probableMatches { sourceId writtenId } } }`, { ns }],
     ] as const;
     const alone: string[] = [];
     for (const [q, v] of queries) alone.push(JSON.stringify(await svc.graphql(q, v)));
-    const together = await Promise.all(Array.from({ length: 40 }, (_, i) => svc.graphql(queries[i % 4]![0], queries[i % 4]![1])));
-    together.forEach((r, i) => assert.equal(JSON.stringify(r), alone[i % 4], `request ${i}`));
+    const n = queries.length;
+    const together = await Promise.all(Array.from({ length: 60 }, (_, i) => svc.graphql(queries[i % n]![0], queries[i % n]![1])));
+    together.forEach((r, i) => assert.equal(JSON.stringify(r), alone[i % n], `request ${i}`));
     assert.ok(alone.every((a) => !a.includes('"errors"')), alone.join('\n'));
   });
 });
