@@ -220,6 +220,17 @@ async function main() {
     run: () => gql(`{ coverageGaps(first: 20) { totalGaps gaps { jobId downstreamDatasets } } }`, {}, (d) => Number((d.coverageGaps as { totalGaps: number }).totalGaps)),
     bare: async () => (await coverage.gaps(CoverageScope.ALL, null, 20)).totalGaps,
   });
+  cases.push({
+    name: 'lineageBreaks ALL',
+    run: () =>
+      gql(`{ lineageBreaks { truncated sources { id } probableMatches { sourceId writtenId strength } } }`, {}, (d) =>
+        Number((d.lineageBreaks as { probableMatches: unknown[] }).probableMatches.length),
+      ),
+  });
+  cases.push({
+    name: 'identity (dataset)',
+    run: (i) => gql(`query($id: ID!) { identity(id: $id) { names { id source } } }`, { id: sourceId(i) }, (d) => (d.identity as { names: unknown[] }).names.length),
+  });
   out('## Queries (GraphQL over HTTP; bare = the same service call on the driver, no HTTP/GraphQL)');
   out();
   out(`After ingestion: db.prepareForReplanning(), then the service's plan warm-up (${warmed.plans} plans in ${(warmed.ms / 1000).toFixed(0)} s). Each case's first call is not measured.`);
@@ -228,7 +239,7 @@ async function main() {
   out('|---|---|---|---|---|---|---|---|');
   const results: QueryResult[] = [];
   for (const c of cases) {
-    const n = c.name.startsWith('coverageGaps') ? 2 : c.name.startsWith('coverage') ? 10 : 40;
+    const n = c.name.startsWith('coverageGaps') || c.name.startsWith('lineageBreaks') ? 2 : c.name.startsWith('coverage') ? 10 : 40;
     await c.run(0); // first call: plan and JIT warm-up, not measured
     const t = await samples(n, c.run);
     let bareCol = '| – | –';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dumpNamespaces, type GraphDump } from '../support/dump';
+import { assertSameGraph, dumpNamespaces, normalisedDump } from '../support/dump';
 import { reproject } from '../../src/ingest/reproject';
 import { startService, type TestService } from '../support/app';
 import { generateEvents, rng, shuffle } from '../support/generate';
-import { ISOLATED_RUN_TAIL, uniquePrefix } from '../support/isolate';
+import { uniquePrefix } from '../support/isolate';
 
 /**
  * Property: the projected graph is a function of the set of events. In-order delivery in one
@@ -18,20 +18,6 @@ before(async () => {
 after(() => svc.close());
 
 const items = (events: unknown[]) => events.map((value) => ({ raw: JSON.stringify(value), value }));
-
-/** Dump of a prefix with the prefix (and the run ids derived from it) replaced, lines sorted. */
-function normalised(prefix: string, dump: GraphDump): string[] {
-  return [...dump.nodes, ...dump.rels]
-    .map((x) => JSON.stringify(x).split(prefix).join('<p>').replace(ISOLATED_RUN_TAIL, '-<run>').replace(/#[0-9a-f]{16}/g, '#<version>'))
-    .sort();
-}
-
-function assertSame(a: string[], b: string[], label: string) {
-  const onlyA = a.filter((x) => !b.includes(x)).slice(0, 2);
-  const onlyB = b.filter((x) => !a.includes(x)).slice(0, 2);
-  assert.deepEqual({ onlyA, onlyB }, { onlyA: [], onlyB: [] }, label);
-  assert.equal(a.length, b.length, label);
-}
 
 describe('order and duplicate independence (generated runs)', () => {
   for (const seed of [1, 2, 3]) {
@@ -47,10 +33,10 @@ describe('order and duplicate independence (generated runs)', () => {
         await svc.app.ingestor.ingest(items(tripled.slice(i, i + size)));
         i += size;
       }
-      const dumps = await Promise.all(prefixes.map(async (p) => normalised(p, await dumpNamespaces(svc.app, p))));
+      const dumps = await Promise.all(prefixes.map(async (p) => normalisedDump(p, await dumpNamespaces(svc.app, p))));
       assert.ok(dumps[0]!.length > 150, `graph size ${dumps[0]!.length}`);
-      assertSame(dumps[0]!, dumps[1]!, 'shuffled');
-      assertSame(dumps[0]!, dumps[2]!, 'triplicated');
+      assertSameGraph(dumps[0]!, dumps[1]!, 'shuffled');
+      assertSameGraph(dumps[0]!, dumps[2]!, 'triplicated');
     });
   }
 
@@ -65,6 +51,6 @@ describe('order and duplicate independence (generated runs)', () => {
     assert.ok(result.deleted >= before.nodes.length - 1, `deleted ${result.deleted}`);
     assert.ok(progress.includes('delete') && progress.includes('replay'));
     const after = await dumpNamespaces(svc.app, prefix);
-    assertSame(normalised(prefix, before), normalised(prefix, after), 'reprojected');
+    assertSameGraph(normalisedDump(prefix, before), normalisedDump(prefix, after), 'reprojected');
   });
 });

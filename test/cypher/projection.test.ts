@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dumpNamespaces, type GraphDump } from '../support/dump';
+import { assertSameGraph, dumpNamespaces, normalisedDump } from '../support/dump';
 import { datasetId, fieldId, jobId } from '../../src/ids';
 import type { IngestItem } from '../../src/ingest/ingestor';
 import { docsOf, manifest } from '../support/corpus';
 import { startService, type TestService } from '../support/app';
 import { runEvent } from '../support/events';
-import { ISOLATED_RUN_TAIL, isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
+import { isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
 import { COMPLETE_REJECTIONS } from '../support/policy';
 
 let svc: TestService;
@@ -58,29 +58,9 @@ describe('projection of the complete corpus', () => {
     const db = await dumpNamespaces(svc.app, b);
     assert.equal(da.nodes.length, db.nodes.length);
     assert.equal(da.rels.length, db.rels.length);
-    assertSameGraph(normalised(a, da), normalised(b, db));
+    assertSameGraph(normalisedDump(a, da), normalisedDump(b, db));
   });
 });
-
-/**
- * Each node and relationship as one line, with the prefix (it has no ':', so ids show it verbatim)
- * and the run and version ids derived from it replaced; sorted, since those ids also decide the dump order.
- */
-function normalised(prefix: string, dump: GraphDump): string[] {
-  const strip = (x: unknown) =>
-    JSON.stringify(x)
-      .split(prefix)
-      .join('<p>')
-      .replace(ISOLATED_RUN_TAIL, '-<run>')
-      .replace(/#[0-9a-f]{16}/g, '#<version>');
-  return [...dump.nodes.map(strip), ...dump.rels.map(strip)].sort();
-}
-
-function assertSameGraph(a: string[], b: string[]): void {
-  const onlyA = a.filter((x) => !b.includes(x));
-  const onlyB = b.filter((x) => !a.includes(x));
-  assert.deepEqual({ onlyA: onlyA.slice(0, 3), onlyB: onlyB.slice(0, 3) }, { onlyA: [], onlyB: [] });
-}
 
 describe('run lifecycle in the database', () => {
   it('a late START neither reopens a completed run nor loses its start time', async () => {

@@ -1,9 +1,11 @@
+import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import neo4j from 'neo4j-driver';
 import type { App } from '../../src/app';
 import { toPlain } from '../../src/graph/mappers';
 import { cmp } from '../../src/lineage/common';
+import { ISOLATED_RUN_TAIL } from './isolate';
 
 /**
  * Test support: the canonical dump of a namespace subgraph (test/support/dump-namespaces.cypher,
@@ -39,3 +41,30 @@ function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]]));
 }
 
+
+/**
+ * Each node and relationship of a dump as one line, with the isolation prefix (it has no ':', so
+ * ids show it verbatim) and the ids derived from it replaced: run ids, job version hashes, and the
+ * event ids symlinks record (which event declared a symlink is compared within one prefix, by
+ * re-projection). Sorted, since those ids also decide the dump order.
+ */
+export function normalisedDump(prefix: string, dump: GraphDump): string[] {
+  const strip = (x: unknown) =>
+    JSON.stringify(x)
+      .split(prefix)
+      .join('<p>')
+      .replace(ISOLATED_RUN_TAIL, '-<run>')
+      .replace(/#[0-9a-f]{16}/g, '#<version>')
+      .replace(/"firstEvent":"event:[0-9a-f]{64}"/g, '"firstEvent":"<event>"');
+  return [...dump.nodes.map(strip), ...dump.rels.map(strip)].sort();
+}
+
+/** Two normalised dumps are equal; otherwise the first few lines only one has. */
+export function assertSameGraph(a: string[], b: string[], label = 'graphs differ'): void {
+  const inB = new Set(b);
+  const inA = new Set(a);
+  const onlyA = a.filter((x) => !inB.has(x)).slice(0, 3);
+  const onlyB = b.filter((x) => !inA.has(x)).slice(0, 3);
+  assert.deepEqual({ onlyA, onlyB }, { onlyA: [], onlyB: [] }, label);
+  assert.equal(a.length, b.length, label);
+}
