@@ -218,3 +218,8 @@ export function crossEngine(tag: string): CrossEngine {
   );
   return { tag, events, ns };
 }
+
+// `npm run --silent example:cross-engine [-- tag]`: the scenario's events as NDJSON on stdout.
+if (require.main === module) {
+  for (const e of crossEngine(process.argv[2] ?? 'demo').events) process.stdout.write(`${JSON.stringify(e)}\n`);
+}
