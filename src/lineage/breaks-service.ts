@@ -3,8 +3,8 @@ import { Query } from '../graph/queries';
 import { compare, lastSegment, type Evidence } from './breaks-evidence';
 import { cmp } from './common';
 import { groupBy } from './group';
-import { DATASET_LINEAGE, reachFrom, traverse } from './traversal';
-import { BreakRole, Direction, EntityKind, type IdentityRuleKind, MatchStrength } from './types';
+import { downstreamOfEach } from './traversal';
+import { BreakRole, type IdentityRuleKind, MatchStrength } from './types';
 
 /**
  * Where lineage breaks at engine boundaries: datasets read but never written by a known job
@@ -100,19 +100,9 @@ export class BreaksService {
   }
 
   /** What each dataset reaches downstream (current lineage), from one walk from all of them. */
-  private async downstream(ids: string[]): Promise<Map<string, { distance: Map<string, number>; truncated: boolean }>> {
+  private downstream(ids: string[]): Promise<Map<string, { distance: Map<string, number>; truncated: boolean }>> {
     const { maxDepth, maxNodes, maxCoverageEdges } = this.limits;
-    const walk = await this.executor.readTx('lineageBreaks', (tx) =>
-      traverse(tx, DATASET_LINEAGE, {
-        starts: ids.map((id) => ({ id, kind: EntityKind.DATASET, namespace: '', name: '' })),
-        direction: Direction.DOWNSTREAM,
-        depth: maxDepth,
-        asOf: null,
-        maxNodes: Math.min(maxNodes * ids.length, maxCoverageEdges),
-      }),
-    );
-    const next = groupBy(walk.edges, ({ row }) => row.fromId);
-    return new Map(ids.map((id) => [id, reachFrom(id, next, walk, maxDepth, maxNodes)]));
+    return this.executor.readTx('lineageBreaks', (tx) => downstreamOfEach(tx, ids, { depth: maxDepth, maxNodes, maxTotal: maxCoverageEdges }));
   }
 }
 

@@ -4,8 +4,8 @@ import { Query } from '../graph/queries';
 import { kindOf } from '../ids';
 import { checkFirst, cmp } from './common';
 import { groupBy } from './group';
-import { DATASET_LINEAGE, reachFrom, traverse } from './traversal';
-import { Bucket, CoverageScope, Direction, EntityKind } from './types';
+import { downstreamOfEach } from './traversal';
+import { Bucket, CoverageScope, EntityKind } from './types';
 
 export { Bucket, CoverageScope };
 
@@ -137,20 +137,11 @@ export class CoverageService {
   /** Datasets and jobs downstream of each dataset (current lineage), from one walk from all of them. */
   private async downstreamOf(datasetIds: string[]): Promise<Map<string, { datasets: number; jobs: number; truncated: boolean }>> {
     const out = new Map<string, { datasets: number; jobs: number; truncated: boolean }>();
-    if (datasetIds.length === 0) return out;
     const { maxDepth, maxNodes, maxCoverageEdges } = this.limits;
-    const walk = await this.executor.readTx('coverageGaps', (tx) =>
-      traverse(tx, DATASET_LINEAGE, {
-        starts: datasetIds.map((id) => ({ id, kind: EntityKind.DATASET, namespace: '', name: '' })),
-        direction: Direction.DOWNSTREAM,
-        depth: maxDepth,
-        asOf: null,
-        maxNodes: Math.min(maxNodes * datasetIds.length, maxCoverageEdges),
-      }),
+    const reach = await this.executor.readTx('coverageGaps', (tx) =>
+      downstreamOfEach(tx, datasetIds, { depth: maxDepth, maxNodes, maxTotal: maxCoverageEdges }),
     );
-    const next = groupBy(walk.edges, ({ row }) => row.fromId);
-    for (const id of datasetIds) {
-      const { distance, truncated } = reachFrom(id, next, walk, maxDepth, maxNodes);
+    for (const [id, { distance, truncated }] of reach) {
       let jobs = 0;
       for (const reached of distance.keys()) if (reached !== id && kindOf(reached) === EntityKind.JOB) jobs++;
       out.set(id, { datasets: distance.size - 1 - jobs, jobs, truncated });

@@ -1,5 +1,6 @@
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { groupBy } from './group';
 import { Dependencies, Direction, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
 
 /**
@@ -237,4 +238,26 @@ export function reachFrom<R extends StepRow>(
     }
   }
   return { distance, truncated };
+}
+
+/**
+ * What each of many datasets reaches downstream (current dataset lineage), from one multi-start
+ * walk: each start's nodes and distances (reachFrom), bounded per start by `depth` and `maxNodes`,
+ * the whole walk by maxNodes × starts (at most `maxTotal`).
+ */
+export async function downstreamOfEach(
+  tx: TxRunner,
+  datasetIds: string[],
+  limits: { depth: number; maxNodes: number; maxTotal: number },
+): Promise<Map<string, { distance: Map<string, number>; truncated: boolean }>> {
+  if (datasetIds.length === 0) return new Map();
+  const walk = await traverse(tx, DATASET_LINEAGE, {
+    starts: datasetIds.map((id) => ({ id, kind: EntityKind.DATASET, namespace: '', name: '' })),
+    direction: Direction.DOWNSTREAM,
+    depth: limits.depth,
+    asOf: null,
+    maxNodes: Math.min(limits.maxNodes * datasetIds.length, limits.maxTotal),
+  });
+  const next = groupBy(walk.edges, ({ row }) => row.fromId);
+  return new Map(datasetIds.map((id) => [id, reachFrom(id, next, walk, limits.depth, limits.maxNodes)]));
 }
