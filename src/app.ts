@@ -63,7 +63,11 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics)
   const driver = createDriver(config.neo4j);
   try {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
-    const executor = new Executor(driver, queries, { database: config.neo4j.database, log: config.logLevel === 'debug' ? log : undefined });
+    const executor = new Executor(driver, queries, {
+      database: config.neo4j.database,
+      log: config.logLevel === 'debug' ? log : undefined,
+      readTimeoutMs: config.graphql.timeoutMs,
+    });
     await applySchema(executor, statements);
     if (rules.count > 0) log.info('identity rules loaded', { file: config.identityRulesFile, rules: rules.count });
     const stale = await checkRulesState(executor, rules);

@@ -48,6 +48,13 @@ const envSchema = z.object({
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(100_000),
   /** GraphQL schema introspection (what GraphiQL and codegen use); on unless set to false. */
   TRIBUTARY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
+  /** Lexical tokens of one GraphQL document, and field selections once its fragments are expanded. */
+  TRIBUTARY_MAX_QUERY_TOKENS: positiveInt.default(5_000),
+  TRIBUTARY_MAX_QUERY_ALIASES: positiveInt.default(20),
+  /** Values one GraphQL answer may hold (fields resolved), the backstop behind the cost estimate. */
+  TRIBUTARY_MAX_RESPONSE_FIELDS: positiveInt.default(250_000),
+  /** Longest a read transaction may run in Neo4j before the server cancels it. */
+  TRIBUTARY_QUERY_TIMEOUT_MS: positiveInt.default(30_000),
   TRIBUTARY_IDENTITY_RULES: z.string().min(1).optional(),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Comma-separated bootstrap servers; when set, `serve` also runs the Kafka ingestion worker. */
@@ -87,7 +94,16 @@ export interface Config {
   ingest: { key?: string; maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number; maxCoverageEdges: number };
   /** GraphQL operations deeper or costlier than this are rejected before they run. */
-  graphql: { maxDepth: number; maxComplexity: number; introspection: boolean };
+  graphql: {
+    maxDepth: number;
+    maxComplexity: number;
+    introspection: boolean;
+    maxTokens: number;
+    maxAliases: number;
+    maxResponseFields: number;
+    /** Read transactions are cancelled by Neo4j after this long (ms). */
+    timeoutMs: number;
+  };
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
@@ -151,6 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH,
       maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY,
       introspection: e.TRIBUTARY_GRAPHQL_INTROSPECTION === 'true',
+      maxTokens: e.TRIBUTARY_MAX_QUERY_TOKENS,
+      maxAliases: e.TRIBUTARY_MAX_QUERY_ALIASES,
+      maxResponseFields: e.TRIBUTARY_MAX_RESPONSE_FIELDS,
+      timeoutMs: e.TRIBUTARY_QUERY_TIMEOUT_MS,
     },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
     identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,

@@ -1,5 +1,5 @@
 import neo4j, { type Driver, type ManagedTransaction, type Session, type SessionConfig } from 'neo4j-driver';
-import { AppError, ErrorCode, unavailable } from '../errors';
+import { AppError, ErrorCode, limitExceeded, unavailable } from '../errors';
 import { toPlain } from './mappers';
 import type { Logger } from '../log';
 import type { Query, QueryTexts } from './queries';
@@ -16,6 +16,8 @@ export interface ExecutorOptions {
   database?: string;
   /** Given at debug level only: one line per query with its name, parameter sizes, rows and time. */
   log?: Logger;
+  /** Read transactions running longer are cancelled by Neo4j (LIMIT_EXCEEDED); none when absent. */
+  readTimeoutMs?: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export class Executor {
   private readonly texts: Readonly<Record<Query, string>>;
   private readonly log?: Logger;
   private readonly database?: string;
+  private readonly readTimeoutMs?: number;
 
   constructor(
     private readonly driver: Driver,
@@ -45,6 +48,7 @@ export class Executor {
     ) as Record<Query, string>;
     this.log = options.log;
     this.database = options.database;
+    this.readTimeoutMs = options.readTimeoutMs;
   }
 
   /** One query in its own read transaction, named by the query. */
@@ -54,7 +58,8 @@ export class Executor {
 
   /** Several queries in one read transaction (a consistent snapshot). */
   readTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), this.txConfig(name)));
+    const config = this.readTimeoutMs ? { ...this.txConfig(name), timeout: this.readTimeoutMs } : this.txConfig(name);
+    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), config));
   }
 
   /** Several queries in one write transaction; retried as a whole on transient errors. */
@@ -109,7 +114,7 @@ export class Executor {
     try {
       return await work(session);
     } catch (err) {
-      throw translateDriverError(err);
+      throw translateDriverError(err, this.readTimeoutMs);
     } finally {
       await session.close();
     }
@@ -127,10 +132,19 @@ function sizesOf(params: Record<string, unknown>): Record<string, string> {
   return out;
 }
 
-/** Connection-level and retriable failures become UNAVAILABLE; everything else passes through unchanged. */
-export function translateDriverError(err: unknown): unknown {
+/**
+ * A transaction Neo4j cancelled for running past its timeout becomes LIMIT_EXCEEDED; connection-level
+ * and retriable failures become UNAVAILABLE; everything else passes through unchanged.
+ */
+export function translateDriverError(err: unknown, timeoutMs?: number): unknown {
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code ?? '';
+  if (code.includes('TransactionTimedOut')) {
+    return limitExceeded(
+      `the query ran longer than ${timeoutMs ?? '?'} ms (TRIBUTARY_QUERY_TIMEOUT_MS) and was cancelled: ask for a smaller depth, fewer starts or a narrower scope`,
+      400,
+    );
+  }
   if (
     neo4j.isRetryableError(err) ||
     code === 'ServiceUnavailable' ||

@@ -21,6 +21,15 @@ export function formatError(log: Logger) {
       };
     }
     const code = String(formatted.extensions?.code ?? '');
+    // graphql-armor's refusals (aliases, directives) are limits, not syntax.
+    const armor = /^Syntax Error: (Aliases|Directives) limit of (\d+) exceeded, found (\d+)\.$/.exec(formatted.message);
+    if (armor) {
+      const variable = armor[1] === 'Aliases' ? 'TRIBUTARY_MAX_QUERY_ALIASES' : 'a fixed limit';
+      return {
+        message: `the query has ${armor[3]} ${armor[1]!.toLowerCase()}, over the limit of ${armor[2]} (${variable}): split it into several requests`,
+        extensions: { code: ErrorCode.LIMIT_EXCEEDED },
+      };
+    }
     if (['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST'].includes(code)) {
       const message = /introspection is not allowed/i.test(formatted.message)
         ? 'introspection (__schema, __type) is turned off on this server (TRIBUTARY_GRAPHQL_INTROSPECTION=false); the schema is published as schema.graphql'

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { type GraphQLError, Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { GraphQLError, type GraphQLOutputType, isListType, isNonNullType, Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { getComplexity, simpleEstimator, type ComplexityEstimator } from 'graphql-query-complexity';
-import { limitExceeded } from '../errors';
+import { badInput, ErrorCode, limitExceeded } from '../errors';
 import { toGraphQLError } from './errors';
 
 /**
@@ -11,7 +11,9 @@ import { toGraphQLError } from './errors';
  * server's own caps: 1 per field; a field with a `first` argument costs `first` times its selection
  * (the page it asks for); a walk with a `depth` argument and no `first` (lineage, trace) costs its
  * selection times the nodes it can return, min(TRIBUTARY_MAX_NODES per direction, 4^depth), with
- * the depth the server uses when none is given. Aliases add up, nesting multiplies.
+ * the depth the server uses when none is given; an unpaged list on an entity (a dataset's consumers,
+ * a job's outputs) costs LIST_FANOUT times its selection; coverage, coverageGaps and lineageBreaks
+ * cost ANALYTICS_COST each, path TRIBUTARY_MAX_NODES. Aliases add up, nesting multiplies.
  */
 export interface QueryLimits {
   maxDepth: number;
@@ -25,9 +27,28 @@ export interface WalkCaps {
   maxDepth: number;
 }
 
+/**
+ * Entity types whose list fields navigate the graph (a dataset's consumers, a job's outputs, ...):
+ * unpaged and nestable, so each level multiplies by LIST_FANOUT, the estimate of a list's length.
+ */
+const NAVIGATION_TYPES = new Set(['Dataset', 'Job', 'Run', 'DatasetField', 'JobVersion', 'ImpactItem']);
+export const LIST_FANOUT = 20;
+
+/**
+ * Operations whose work the server bounds by its own caps rather than by arguments (coverage over
+ * every edge of a scope, coverageGaps' walk from up to 500 outputs, lineageBreaks over every
+ * dataset): each costs this much besides its answer, so a few fit in one query, not a hundred.
+ */
+export const ANALYTICS_COST = 10_000;
+const ANALYTICS = new Set(['coverage', 'coverageGaps', 'lineageBreaks']);
+
 export function costEstimator(caps: WalkCaps): ComplexityEstimator {
-  return ({ args, field, childComplexity }) => {
+  return ({ args, field, type, childComplexity }) => {
+    if (ANALYTICS.has(field.name) && type.name === 'Query') return ANALYTICS_COST + childComplexity;
+    // path searches up to TRIBUTARY_MAX_NODES nodes, then answers `first` paths.
+    if (field.name === 'path' && type.name === 'Query') return 1 + caps.maxNodes + Math.max(1, Number(args.first) || 1) * childComplexity;
     if (typeof args.first === 'number') return 1 + Math.max(1, args.first) * childComplexity;
+    if (NAVIGATION_TYPES.has(type.name) && isList(field.type)) return 1 + LIST_FANOUT * childComplexity;
     if (!field.args.some((a) => a.name === 'depth')) return undefined;
     // lineage defaults to TRIBUTARY_DEFAULT_DEPTH; trace walks to TRIBUTARY_MAX_DEPTH.
     const fallback = field.name === 'lineage' ? caps.defaultDepth : caps.maxDepth;
@@ -36,6 +57,8 @@ export function costEstimator(caps: WalkCaps): ComplexityEstimator {
     return 1 + Math.min(caps.maxNodes * directions, 4 ** depth) * childComplexity;
   };
 }
+
+const isList = (t: GraphQLOutputType): boolean => (isNonNullType(t) ? isList(t.ofType) : isListType(t));
 
 /** The estimated cost of an operation (see above). */
 export function operationCost(schema: GraphQLSchema, document: DocumentNode, caps: WalkCaps, variables: Record<string, unknown> = {}, operationName?: string): number {
@@ -57,7 +80,14 @@ export function queryLimitsPlugin(schema: GraphQLSchema, limits: QueryLimits, ca
           if (depth > limits.maxDepth) {
             throw limitError(`query depth ${depth} exceeds the limit of ${limits.maxDepth} (TRIBUTARY_MAX_QUERY_DEPTH)`);
           }
-          const cost = operationCost(schema, document, caps, request.variables ?? {}, operationName ?? undefined);
+          let cost: number;
+          try {
+            cost = operationCost(schema, document, caps, request.variables ?? {}, operationName ?? undefined);
+          } catch (err) {
+            // The estimate coerces the variables first: a variable of the wrong type is the client's error.
+            if (err instanceof GraphQLError) throw toGraphQLError(badInput(err.message));
+            throw err;
+          }
           if (cost > limits.maxComplexity) {
             throw limitError(
               `query cost ${cost} exceeds the limit of ${limits.maxComplexity} (TRIBUTARY_MAX_QUERY_COMPLEXITY): ask for smaller pages ` +
@@ -100,4 +130,38 @@ export function operationDepth(document: DocumentNode, operationName?: string): 
     return max;
   };
   return depthOf(op.selectionSet, new Set());
+}
+
+/**
+ * The backstop behind the estimate: an operation that resolves more than `maxFields` fields (a
+ * list far longer than LIST_FANOUT, nested) stops resolving there, and its whole answer is one
+ * LIMIT_EXCEEDED error (HTTP 400), never a partial answer of unbounded size.
+ */
+export function responseBudgetPlugin(maxFields: number): ApolloServerPlugin {
+  const message =
+    `the answer would hold more than ${maxFields} values (TRIBUTARY_MAX_RESPONSE_FIELDS): ` +
+    'ask for fewer nested lists (consumers, outputs, ...), smaller pages (first) or a smaller depth';
+  return {
+    async requestDidStart() {
+      let resolved = 0;
+      let over = false;
+      return {
+        async executionDidStart() {
+          return {
+            willResolveField() {
+              if (over || ++resolved > maxFields) {
+                over = true;
+                throw limitError(message);
+              }
+            },
+          };
+        },
+        async willSendResponse({ response }) {
+          if (!over || response.body.kind !== 'single') return;
+          response.body.singleResult = { errors: [{ message, extensions: { code: ErrorCode.LIMIT_EXCEEDED } }] };
+          response.http.status = 400;
+        },
+      };
+    },
+  };
 }

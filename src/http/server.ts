@@ -1,11 +1,13 @@
 import { ApolloServer } from '@apollo/server';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
-import { queryLimitsPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
+import { checkDocument } from '../graphql/gate';
+import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import { ingestRoutes } from './ingest-routes';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { Ingestor } from '../ingest/ingestor';
@@ -26,7 +28,7 @@ export interface ServerDeps {
   committer: GroupCommitter;
   ingestKey?: string;
   limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
-  queryLimits: QueryLimits & { introspection: boolean };
+  queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number };
   /** The server's traversal caps, for the cost estimate. */
   walkCaps: WalkCaps;
   metrics: Metrics;
@@ -67,12 +69,38 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     ...deps.limits,
   });
 
+  // Before Apollo parses and validates: token count and fragment expansion (src/graphql/gate.ts).
+  app.addHook('preHandler', async (req, reply) => {
+    if (req.routeOptions.url !== '/graphql') return;
+    const query = (req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as { query?: unknown } | null))?.query;
+    const refused = typeof query === 'string' ? checkDocument(query, deps.queryLimits) : null;
+    if (refused) return reply.code(400).send({ errors: [{ message: refused.message, extensions: { code: refused.code } }] });
+  });
+
+  const q = deps.queryLimits;
+  // graphql-armor: aliases and directives per operation; field suggestions ("Did you mean ...")
+  // off with introspection. Depth and cost are Tributary's own (limits.ts): they know the caps.
+  const armor = new ApolloArmor({
+    maxAliases: { n: q.maxAliases, exposeLimits: true },
+    maxDirectives: { n: 10, exposeLimits: true },
+    blockFieldSuggestion: { enabled: !q.introspection },
+    maxDepth: { enabled: false },
+    costLimit: { enabled: false },
+    maxTokens: { enabled: false },
+  }).protect();
   const apollo = new ApolloServer<Context>({
     schema: deps.schema,
     formatError: formatError(deps.log),
     includeStacktraceInErrorResponses: false,
-    introspection: deps.queryLimits.introspection,
-    plugins: [fastifyApolloDrainPlugin(app), queryLimitsPlugin(deps.schema, deps.queryLimits, deps.walkCaps)],
+    introspection: q.introspection,
+    parseOptions: { maxTokens: q.maxTokens },
+    validationRules: armor.validationRules,
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      ...armor.plugins,
+      queryLimitsPlugin(deps.schema, q, deps.walkCaps),
+      responseBudgetPlugin(q.maxResponseFields),
+    ],
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), { context: async () => createContext(deps.services) });
