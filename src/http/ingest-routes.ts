@@ -98,7 +98,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     if (events.length > opts.maxBatchEvents) {
       throw limitExceeded(`a batch holds at most ${opts.maxBatchEvents} events (got ${events.length})`);
     }
-    const outcomes = await opts.ingestor.ingest(events.map((value) => ({ raw: JSON.stringify(value), value })));
+    const outcomes = await opts.ingestor.ingest(events.map((value) => ({ raw: stringifyOrEmpty(value), value })));
     for (const o of outcomes) opts.metrics?.ingestEvents.inc({ transport: 'batch', outcome: outcomeLabel(o) });
     const failed = outcomes.flatMap((o, index) =>
       o.ok ? [] : [{ index, reason: o.error.message, ...(o.error.details.length ? { details: o.error.details } : {}) }],
@@ -107,6 +107,18 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     const status = failed.length === 0 ? 'success' : successful === 0 ? 'failure' : 'partial_success';
     return reply.code(200).send({ status, summary: { received: events.length, successful, failed: failed.length }, failed_events: failed });
   });
+}
+
+/**
+ * One batch element's text for storage. Nesting too deep to stringify is left '' (validation
+ * refuses that event, NESTING_TOO_DEEP, before its text is used); its neighbours are unaffected.
+ */
+function stringifyOrEmpty(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return '';
+  }
 }
 
 function requireBody(req: FastifyRequest): IngestItem {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, ErrorCode } from '../errors';
+import { AppError, badInput, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import type { Executor, TxRunner } from '../graph/executor';
@@ -57,8 +57,9 @@ export class Ingestor {
         if (!accepted.has(row.id)) accepted.set(row.id, { row, valid });
         slots.push({ index, id: row.id, kind: valid.kind });
       } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        outcomes[index] = { ok: false, error: err };
+        // Whatever one event does to validation or its stored form is that event's fault alone.
+        if (!(err instanceof AppError)) this.log?.warn('event refused: it could not be processed', { index, error: err });
+        outcomes[index] = { ok: false, error: err instanceof AppError ? err : badInput(`the event could not be processed (${(err as Error)?.name ?? 'error'})`) };
       }
     });
     if (accepted.size === 0) return outcomes;

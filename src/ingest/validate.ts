@@ -47,6 +47,7 @@ export function validateEvent(doc: unknown): ValidEvent {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw badInput('an OpenLineage event must be a JSON object', [{ path: '', message: 'expected an object', reason: 'NOT_AN_OBJECT' }]);
   }
+  checkStructure(doc);
   const kind = eventKindOf(doc as Record<string, unknown>);
   const result = schemas[kind].safeParse(doc);
   if (!result.success) {
@@ -72,6 +73,53 @@ export function validateEvent(doc: unknown): ValidEvent {
       return { kind, event: result.data as JobEventInput, ...norm };
   }
 }
+
+/** Deepest nesting of objects and arrays an event may have (the spec's deepest facets need about 12). */
+export const MAX_NESTING = 64;
+/** Longest `namespace`, `name` or `field`, in UTF-8 bytes once escaped for ids (':' and '%' take 3). */
+export const MAX_NAME_BYTES = 1000;
+/** Longest facet key, in characters. */
+export const MAX_FACET_KEY = 200;
+
+/**
+ * The checks that must run before anything recursive touches an event (validation, canonical JSON,
+ * the projection), without recursion itself: nesting depth (NESTING_TOO_DEEP), the length of every
+ * string under a `namespace`, `name` or `field` key (NAME_TOO_LONG: names become node ids, which
+ * Neo4j indexes up to about 4 KB), and facet keys (INVALID_FACET_KEY: empty, longer than
+ * MAX_FACET_KEY, or with control characters; they become property keys).
+ */
+function checkStructure(doc: object): void {
+  const stack: { value: unknown; depth: number; path: string; key: string }[] = [{ value: doc, depth: 1, path: '', key: '' }];
+  // Paths into deep nesting or through huge keys are cut at 120 characters.
+  const fail = (path: string, message: string, reason: string): never => {
+    throw badInput(`invalid OpenLineage event: ${message}`, [{ path: path.length > 120 ? `${path.slice(0, 120)}…` : path, message, reason }]);
+  };
+  while (stack.length > 0) {
+    const { value, depth, path, key } = stack.pop()!;
+    if (typeof value === 'string') {
+      if ((key === 'namespace' || key === 'name' || key === 'field') && escapedBytes(value) > MAX_NAME_BYTES) {
+        fail(path, `a ${key} longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(value)})`, 'NAME_TOO_LONG');
+      }
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth > MAX_NESTING) fail(path, `nesting deeper than ${MAX_NESTING} levels`, 'NESTING_TOO_DEEP');
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, path: `${path}[${i}]`, key });
+      continue;
+    }
+    const facetMap = key === 'facets' || key === 'inputFacets' || key === 'outputFacets';
+    for (const [k, v] of Object.entries(value)) {
+      const at = path ? `${path}.${k}` : k;
+      if (facetMap && (k.length === 0 || k.length > MAX_FACET_KEY || /[\u0000-\u001f\u007f]/.test(k))) {
+        fail(at, `a facet key must have 1 to ${MAX_FACET_KEY} characters and no control characters`, 'INVALID_FACET_KEY');
+      }
+      stack.push({ value: v, depth: depth + 1, path: at, key: k });
+    }
+  }
+}
+
+const escapedBytes = (s: string) => Buffer.byteLength(s) + 2 * (s.match(/[:%]/g)?.length ?? 0);
 
 export function eventKindOf(doc: Record<string, unknown>): EventKind {
   const url = typeof doc.schemaURL === 'string' ? doc.schemaURL : '';
@@ -117,6 +165,7 @@ export function normaliseEventTime(text: string): string {
  *   INVALID_RUN_ID       run.runId is not a UUID
  *   INVALID_FACET        a standard facet breaks its schema, or a facet is not an object
  *   INVALID_FIELD        any other field of the wrong type or value
+ * and, before validation (checkStructure): NESTING_TOO_DEEP, NAME_TOO_LONG, INVALID_FACET_KEY.
  */
 export function rejectionReason(path: string, message: string): string {
   if (/received undefined/.test(message) && !/facets\./i.test(path)) return 'MISSING_FIELD';

@@ -36,9 +36,15 @@ describe('Kafka ingestion worker', () => {
     await createTopic(settings, 4);
     const ns = uniquePrefix('kafka-e2e');
     const good = generateEvents(ns, 11, 6, 2); // 6 jobs × 2 runs × 3 events
+    // Poison of every kind: not JSON, invalid, nested 50,000 deep (once a stack overflow that froze
+    // every partition), a name too long to index, a facet key Neo4j cannot store.
+    const deep = '['.repeat(50_000) + ']'.repeat(50_000);
     const bad = [
       { key: 'x', value: '{not json' },
       { key: 'y', value: JSON.stringify({ ...runEvent(ns, { job: 'bad' }), run: { runId: 'nope' } }) },
+      { key: 'z', value: JSON.stringify(runEvent(ns, { job: 'deep', runFacets: { x: { v: 0 } } })).replace('"v":0', `"v":${deep}`) },
+      { key: 'w', value: JSON.stringify(runEvent(ns, { job: 'n'.repeat(5000) })) },
+      { key: 'v', value: JSON.stringify(runEvent(ns, { job: 'nul', runFacets: { 'a\u0000b': {} } })) },
     ];
     const producer = kafkaClient(settings).producer();
     await producer.connect();
@@ -66,9 +72,18 @@ describe('Kafka ingestion worker', () => {
           dead.push({ value: message.value!.toString(), reason: String(message.headers![DLQ_HEADERS.reason]), offset: String(message.headers![DLQ_HEADERS.offset]) });
         },
       });
-      await waitFor('two dead letters', async () => dead.length === 2);
+      await waitFor('five dead letters', async () => dead.length === 5);
       await consumer.disconnect();
-      assert.deepEqual(dead.map((d) => [d.value, d.reason]).sort(), [[bad[0]!.value, 'NOT_JSON'], [bad[1]!.value, 'INVALID_RUN_ID']].sort());
+      assert.deepEqual(
+        dead.map((d) => [d.value, d.reason]).sort(),
+        [
+          [bad[0]!.value, 'NOT_JSON'],
+          [bad[1]!.value, 'INVALID_RUN_ID'],
+          [bad[2]!.value, 'NESTING_TOO_DEEP'],
+          [bad[3]!.value, 'NAME_TOO_LONG'],
+          [bad[4]!.value, 'INVALID_FACET_KEY'],
+        ].sort(),
+      );
       const text = await metrics.registry.metrics();
       assert.match(text, /tributary_kafka_dlq_messages_total\{reason="NOT_JSON"\} 1/);
       assert.match(text, /tributary_ingest_events_total\{transport="kafka",outcome="stored"\} \d+/);

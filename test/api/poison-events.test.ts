@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { datasetId, fieldId, jobId } from '../../src/ids';
+import { startService, type TestService } from '../support/app';
+import { runEvent } from '../support/events';
+import { uniquePrefix } from '../support/isolate';
+
+/**
+ * Poison events over HTTP (issue "Survive what production sends", points 3 and 4): each is a 400
+ * with its reason and field path, costs its neighbours nothing (single requests sent together share
+ * a group commit; a batch is per event), and the names at the limit are stored and found.
+ */
+let svc: TestService;
+let ns: string;
+before(async () => {
+  svc = await startService();
+  ns = uniquePrefix('poison');
+});
+after(() => svc.close());
+
+const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+const withFacetValue = (event: object, json: string) => JSON.stringify(event).replace('"v":0', `"v":${json}`);
+
+describe('poison events', () => {
+  const poisons = () => [
+    ['NESTING_TOO_DEEP', 'run.facets.x.v', withFacetValue(runEvent(ns, { job: 'deep', runFacets: { x: { v: 0 } } }), deep(50_000))],
+    ['NESTING_TOO_DEEP', 'run.facets.x.v', withFacetValue(runEvent(ns, { job: 'deep65', runFacets: { x: { v: 0 } } }), deep(65))],
+    ['NAME_TOO_LONG', 'job.name', JSON.stringify(runEvent(ns, { job: 'n'.repeat(4096) }))],
+    ['NAME_TOO_LONG', 'outputs[0].name', JSON.stringify(runEvent(ns, { job: 'colons', outputs: [':'.repeat(400)] }))],
+    ['INVALID_FACET_KEY', 'run.facets.a\u0000b', JSON.stringify(runEvent(ns, { job: 'nul', runFacets: { 'a\u0000b': {} } }))],
+    ['INVALID_FACET_KEY', 'job.facets.' + 'k'.repeat(201), JSON.stringify(runEvent(ns, { job: 'longkey', jobFacets: { ['k'.repeat(201)]: {} } }))],
+  ] as const;
+
+  it('each is a 400 with its reason and path, never a 500', async () => {
+    for (const [reason, path, body] of poisons()) {
+      const res = await svc.post('/api/v1/lineage', body);
+      assert.equal(res.status, 400, `${reason}: ${JSON.stringify(res.body).slice(0, 200)}`);
+      assert.equal(res.body.error.code, 'BAD_INPUT');
+      assert.equal(res.body.error.details[0].reason, reason);
+      // Paths into deep nesting or through huge keys are cut at 120 characters.
+      const given = res.body.error.details[0].path as string;
+      assert.ok(given.startsWith(path.slice(0, 120)) && given.length <= 121, given);
+    }
+  });
+
+  it('sent together with 20 valid events (one group commit), only the poison fails; in a batch, only its own index', async () => {
+    for (let round = 0; round < 3; round++) {
+      const valid = Array.from({ length: 20 }, (_, i) => JSON.stringify(runEvent(ns, { job: `ok-${round}-${i}`, outputs: ['t'] })));
+      const all = [...valid.slice(0, 10), poisons()[0][2], ...valid.slice(10)];
+      const answers = await Promise.all(all.map((b) => svc.post('/api/v1/lineage', b)));
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        all.map((_, i) => (i === 10 ? 400 : 201)),
+      );
+    }
+    const batch = `[${JSON.stringify(runEvent(ns, { job: 'batch-ok' }))},${poisons()[0][2]},${poisons()[4][2]}]`;
+    const res = await svc.post('/api/v1/lineage/batch', batch);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'partial_success');
+    assert.deepEqual(
+      res.body.failed_events.map((f: { index: number; details: { reason: string }[] }) => [f.index, f.details[0]!.reason]),
+      [
+        [1, 'NESTING_TOO_DEEP'],
+        [2, 'INVALID_FACET_KEY'],
+      ],
+    );
+  });
+
+  it('names at the limit are stored and found by the ids a client computes', async () => {
+    const name = 'ü'.repeat(450) + 'x'.repeat(99); // 999 bytes
+    const field = 'f'.repeat(1000);
+    const event = runEvent(ns, { job: name, outputs: [name], datasetFacets: { [name]: { schema: { _producer: 'p', _schemaURL: 's', fields: [{ name: field }] } } } });
+    const res = await svc.post('/api/v1/lineage', JSON.stringify(event));
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const found = await svc.graphql(`query($j: ID!, $d: ID!) { job(id: $j) { name } dataset(id: $d) { fields { id } } }`, {
+      j: jobId(ns, name),
+      d: datasetId(ns, name),
+    });
+    assert.equal(found.errors, undefined, JSON.stringify(found.errors));
+    assert.equal(found.data.job.name, name);
+    assert.deepEqual(found.data.dataset.fields, [{ id: fieldId(ns, name, field) }]);
+  });
+
+  it('the service is healthy afterwards', async () => {
+    assert.equal((await fetch(`${svc.baseUrl}/healthz`)).status, 200);
+    assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
+  });
+});
