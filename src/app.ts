@@ -53,8 +53,16 @@ export interface Core {
   warmUp(firstOnly?: boolean): Promise<{ plans: number; failed: number; ms: number }>;
 }
 
+/** What the process knows of the Neo4j it supervises (the embedded one); absent for an external server. */
+export interface Neo4jHealth {
+  /** False while it is down: requests fail at once with UNAVAILABLE. */
+  available(): boolean;
+  /** False once it cannot be brought back: /healthz answers 503. */
+  recoverable(): boolean;
+}
+
 /** Connects to a running Neo4j (config.neo4j must be set) and applies the schema. */
-export async function createCore(config: Config, log: Logger, metrics?: Metrics): Promise<Core> {
+export async function createCore(config: Config, log: Logger, metrics?: Metrics, health?: Neo4jHealth): Promise<Core> {
   if (!config.neo4j) throw new ConfigError('a Neo4j connection (NEO4J_URI) is needed here');
   const queries = loadQueries();
   const shapes = warmUpShapes(queries);
@@ -67,6 +75,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics)
       database: config.neo4j.database,
       log: config.logLevel === 'debug' ? log : undefined,
       readTimeoutMs: config.graphql.timeoutMs,
+      available: health ? () => health.available() : undefined,
     });
     await applySchema(executor, statements);
     if (rules.count > 0) log.info('identity rules loaded', { file: config.identityRulesFile, rules: rules.count });
@@ -87,8 +96,8 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics)
 }
 
 /** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
-export async function createApp(config: Config, log: Logger, metrics: Metrics = new Metrics()): Promise<App> {
-  const core = await createCore(config, log, metrics);
+export async function createApp(config: Config, log: Logger, metrics: Metrics = new Metrics(), health?: Neo4jHealth): Promise<App> {
+  const core = await createCore(config, log, metrics, health);
   const { driver, executor, ingestor, rules, statements, warmUp } = core;
   try {
     const committer = new GroupCommitter(ingestor);
@@ -118,6 +127,7 @@ export async function createApp(config: Config, log: Logger, metrics: Metrics = 
       walkCaps: config.lineage,
       metrics,
       ready: () => isSchemaApplied(executor, statements),
+      live: health ? () => health.recoverable() : undefined,
     });
     return {
       server,

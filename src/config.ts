@@ -30,6 +30,8 @@ const envSchema = z.object({
   TRIBUTARY_NEO4J_PORT: z.coerce.number().int().min(0).max(65535).default(7687),
   TRIBUTARY_NEO4J_HEAP: z.string().regex(/^\d+[mg]$/i).default('1g'),
   TRIBUTARY_NEO4J_PAGECACHE: z.string().regex(/^\d+[mg]$/i).default('1g'),
+  /** Restart attempts in a row for a dead embedded Neo4j before giving up. */
+  TRIBUTARY_NEO4J_RESTARTS: z.coerce.number().int().min(0).max(100).default(5),
   /** Java ≥ 17 to run the embedded Neo4j; defaults to $JAVA_HOME/bin/java, then `java` on PATH. */
   JAVA_HOME: z.string().optional(),
   PATH: z.string().default(''),
@@ -74,6 +76,12 @@ export interface Neo4jConnection {
   user: string;
   password?: string;
   database?: string;
+  /**
+   * How long the driver retries a transaction on connection and transient errors (default 15 s,
+   * for cluster elections); 3 s for the supervised embedded Neo4j, whose supervisor says when it
+   * is down, so that requests in flight when it dies fail soon (503) instead of waiting.
+   */
+  retryMs?: number;
 }
 
 export interface EmbeddedNeo4jSettings {
@@ -81,6 +89,8 @@ export interface EmbeddedNeo4jSettings {
   port: number;
   heap: string;
   pageCache: string;
+  /** Restart attempts in a row for a dead embedded Neo4j before giving up (the supervisor). */
+  restarts?: number;
   javaHome?: string;
   /** PATH, searched for `java` and `mvn`. */
   searchPath: string;
@@ -148,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       port: e.TRIBUTARY_NEO4J_PORT,
       heap: e.TRIBUTARY_NEO4J_HEAP,
       pageCache: e.TRIBUTARY_NEO4J_PAGECACHE,
+      restarts: e.TRIBUTARY_NEO4J_RESTARTS,
       javaHome: e.JAVA_HOME,
       searchPath: e.PATH,
     },

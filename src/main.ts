@@ -5,6 +5,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { createApp, createCore, type App, type Core } from './app';
 import { createDriver } from './graph/driver';
 import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/embedded/neo4j';
+import { Neo4jSupervisor } from './graph/embedded/supervisor';
 import { isSchemaApplied } from './graph/schema';
 import { printGraphqlSchema } from './graphql/schema';
 import { addOpsRoutes } from './http/server';
@@ -35,7 +36,7 @@ type Shape = 'serve' | 'api' | 'worker';
  */
 async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   if (shape === 'worker' && !config.kafka) throw new ConfigError('the worker needs KAFKA_BROKERS');
-  let embedded: EmbeddedNeo4j | null = null;
+  let embedded: Neo4jSupervisor | null = null;
   let closeHttp: (() => Promise<unknown>) | null = null;
   let core: Core | null = null;
   let worker: KafkaWorker | null = null;
@@ -54,22 +55,24 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   if (!config.neo4j) {
-    embedded = await startEmbeddedNeo4j(config.embedded, log);
-    config = { ...config, neo4j: { uri: embedded.uri, user: 'neo4j' } };
+    // Supervised: a dead JVM is restarted with backoff (src/graph/embedded/supervisor.ts).
+    embedded = new Neo4jSupervisor(config.embedded, log, { maxRestarts: config.embedded.restarts ?? 5 });
+    config = { ...config, neo4j: { uri: await embedded.start(), user: 'neo4j', retryMs: 3000 } };
   }
+  const health = embedded ?? undefined;
   const metrics = new Metrics();
   let ingestor: Core['ingestor'];
   let warmUp: Core['warmUp'];
   if (shape === 'worker') {
-    const c = (core = await createCore(config, log, metrics));
+    const c = (core = await createCore(config, log, metrics, health));
     const ops = Fastify({ logger: false });
-    addOpsRoutes(ops, () => isSchemaApplied(c.executor, c.statements), metrics);
+    addOpsRoutes(ops, () => isSchemaApplied(c.executor, c.statements), metrics, health ? () => health.recoverable() : undefined);
     await ops.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => ops.close();
     ingestor = c.ingestor;
     warmUp = c.warmUp;
   } else {
-    const app: App = await createApp(config, log, metrics);
+    const app: App = await createApp(config, log, metrics, health);
     await app.server.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => app.close();
     ingestor = app.ingestor;

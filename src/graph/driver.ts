@@ -10,7 +10,7 @@ export function createDriver(conn: Neo4jConnection): Driver {
   return neo4j.driver(conn.uri, auth, {
     maxConnectionPoolSize: 50,
     connectionAcquisitionTimeout: 30_000,
-    maxTransactionRetryTime: 15_000,
+    maxTransactionRetryTime: conn.retryMs ?? 15_000,
     userAgent: 'tributary/0.1',
   });
 }

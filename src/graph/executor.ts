@@ -18,6 +18,8 @@ export interface ExecutorOptions {
   log?: Logger;
   /** Read transactions running longer are cancelled by Neo4j (LIMIT_EXCEEDED); none when absent. */
   readTimeoutMs?: number;
+  /** False while the database is known to be down (the embedded one restarting): fail at once, UNAVAILABLE. */
+  available?: () => boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export class Executor {
   private readonly log?: Logger;
   private readonly database?: string;
   private readonly readTimeoutMs?: number;
+  private readonly available?: () => boolean;
 
   constructor(
     private readonly driver: Driver,
@@ -49,6 +52,7 @@ export class Executor {
     this.log = options.log;
     this.database = options.database;
     this.readTimeoutMs = options.readTimeoutMs;
+    this.available = options.available;
   }
 
   /** One query in its own read transaction, named by the query. */
@@ -106,6 +110,7 @@ export class Executor {
   }
 
   private async session<T>(mode: SessionConfig['defaultAccessMode'], work: (s: Session) => Promise<T>): Promise<T> {
+    if (this.available && !this.available()) throw unavailable('the graph database is restarting; retry in a few seconds');
     const session = this.driver.session({
       defaultAccessMode: mode,
       database: this.database,

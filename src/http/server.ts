@@ -24,6 +24,8 @@ export interface ServerDeps {
   services: Services;
   ingestor: Ingestor;
   ready: () => Promise<boolean>;
+  /** False when the process cannot recover by itself (its Neo4j could not be restarted). */
+  live?: () => boolean;
   log: Logger;
   committer: GroupCommitter;
   ingestKey?: string;
@@ -37,8 +39,10 @@ export interface ServerDeps {
 /**
  * The health endpoints and /metrics, shared by the full server and the worker-only process.
  */
-export function addOpsRoutes(app: FastifyInstance, ready: () => Promise<boolean>, metrics: Metrics): void {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+export function addOpsRoutes(app: FastifyInstance, ready: () => Promise<boolean>, metrics: Metrics, live: () => boolean = () => true): void {
+  app.get('/healthz', async (_req, reply) =>
+    live() ? { status: 'ok' } : reply.code(503).send({ status: 'failed', reason: 'the embedded Neo4j could not be restarted; restart Tributary' }),
+  );
   app.get('/readyz', async (_req, reply) => {
     const ok = await ready().catch(() => false);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable' });
@@ -53,13 +57,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({ logger: false, bodyLimit, return503OnClosing: true });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const { status, body } = errorResponse(err, deps.log, `${req.method} ${req.url}`);
+    // OpenLineage clients and proxies retry 503s; say when.
+    if (status === 503) void reply.header('retry-after', '5');
     void reply.code(status).send(body);
   });
   app.setNotFoundHandler((req, reply) => {
     void reply.code(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `no route ${req.method} ${req.url}` } });
   });
 
-  addOpsRoutes(app, deps.ready, deps.metrics);
+  addOpsRoutes(app, deps.ready, deps.metrics, deps.live);
 
   await app.register(ingestRoutes, {
     ingestor: deps.ingestor,

@@ -35,7 +35,10 @@ const READY = /^TRIBUTARY_NEO4J_READY (\S+)/m;
 
 export interface EmbeddedNeo4j {
   uri: string;
+  port: number;
   pid: number;
+  /** Resolves when the JVM exits, for whatever reason, with its exit code or signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stop(): Promise<void>;
 }
 
@@ -75,19 +78,25 @@ export async function startEmbeddedNeo4j(
   // stdin stays a pipe: the launcher exits when it closes, so the JVM never outlives this process.
   const child = spawn(prov.java, args, { stdio: ['pipe', 'pipe', stderrFd] });
   fs.closeSync(stderrFd);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
 
   const uri = await waitForReady(child, exited, startTimeoutMs, stderrLog);
   log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid });
   let stopping: Promise<void> | null = null;
   return {
     uri,
+    port,
     pid: child.pid!,
+    exited,
     stop: () => (stopping ??= stopChild(child, exited, log)),
   };
 }
 
-function waitForReady(child: ChildProcess, exited: Promise<number | null>, timeoutMs: number, stderrLog: string): Promise<string> {
+type Exit = Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+
+function waitForReady(child: ChildProcess, exited: Exit, timeoutMs: number, stderrLog: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => {
@@ -102,15 +111,15 @@ function waitForReady(child: ChildProcess, exited: Promise<number | null>, timeo
         resolve(m[1]!);
       }
     });
-    void exited.then((code) => {
+    void exited.then(({ code, signal }) => {
       clearTimeout(timer);
       const tail = fs.existsSync(stderrLog) ? fs.readFileSync(stderrLog, 'utf8').slice(-3000) : '';
-      reject(new ProvisionError(`embedded Neo4j exited during start-up (code ${code}); last output:\n${tail}`));
+      reject(new ProvisionError(`embedded Neo4j exited during start-up (code ${code}, signal ${signal}); last output:\n${tail}`));
     });
   });
 }
 
-async function stopChild(child: ChildProcess, exited: Promise<number | null>, log: Logger): Promise<void> {
+async function stopChild(child: ChildProcess, exited: Exit, log: Logger): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   child.kill('SIGTERM');
   const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000).unref());
