@@ -115,6 +115,7 @@ registerEnumType(NormalisationCode, {
     KAFKA_HOST_CASE: { description: 'A Kafka broker host lower-cased.' },
     KAFKA_BROKER_LIST: { description: 'A bootstrap list of brokers named by its lowest host:port.' },
     TRAILING_SLASH: { description: 'A trailing / dropped from a namespace or a name.' },
+    WHITESPACE: { description: "Leading or trailing white space dropped from a dataset's namespace or name." },
     RULE_KAFKA_CLUSTER: { description: "Identity rule: a broker of a declared Kafka cluster; the cluster's namespace is used." },
     RULE_NAMESPACE_ALIAS: { description: "Identity rule: one namespace declared another's alias." },
     RULE_DATASET_ALIAS: { description: "Identity rule: one dataset declared another's alias." },

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badInput, limitExceeded, unauthenticated, unsupportedMediaType } from '../errors';
 import type { GroupCommitter } from '../ingest/group-commit';
+import { decodeUtf8 } from '../ingest/decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from '../ingest/ingestor';
 import type { Metrics } from '../metrics';
 
@@ -40,12 +41,17 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser(
     /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
-    { parseAs: 'string', bodyLimit: Math.max(opts.maxEventBytes, opts.maxBatchBytes) },
+    { parseAs: 'buffer', bodyLimit: Math.max(opts.maxEventBytes, opts.maxBatchBytes) },
     (req, body, done) => {
-      const text = body as string;
+      const bytes = body as Buffer;
       const limit = req.url.startsWith('/api/v1/lineage/batch') ? opts.maxBatchBytes : opts.maxEventBytes;
-      if (Buffer.byteLength(text) > limit) {
+      if (bytes.length > limit) {
         done(limitExceeded(`request body exceeds the limit of ${limit} bytes`), undefined);
+        return;
+      }
+      const text = decodeUtf8(bytes);
+      if (text === null) {
+        done(badInput('the request body is not valid UTF-8 (invalid bytes would be stored as U+FFFD)'), undefined);
         return;
       }
       try {

@@ -3,6 +3,7 @@ import type { KafkaSettings } from '../config';
 import { AppError, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
+import { decodeUtf8 } from './decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 import { reasonOf } from './ndjson';
 
@@ -129,7 +130,12 @@ export class KafkaWorker {
     const items: { message: KafkaMessage; item: IngestItem }[] = [];
     const dead: { message: KafkaMessage; reason: string; detail: string }[] = [];
     for (const message of messages) {
-      const raw = message.value?.toString('utf8') ?? '';
+      const raw = decodeUtf8(message.value ?? Buffer.alloc(0));
+      if (raw === null) {
+        dead.push({ message, reason: 'NOT_UTF8', detail: 'the message value is not valid UTF-8' });
+        this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: 'rejected' });
+        continue;
+      }
       try {
         items.push({ message, item: { raw, value: JSON.parse(raw) } });
       } catch {

@@ -10,7 +10,8 @@
  *  - Kafka: protocol prefixes in the bootstrap list are dropped (`kafka://SASL_SSL://b:9093` →
  *    `kafka://b:9093`) and a list of brokers becomes its lowest `host:port` (the spec names one
  *    broker; taking the lowest keeps the choice independent of list order);
- *  - a trailing `/` is dropped from a namespace with a scheme, and from a name longer than `/`.
+ *  - a trailing `/` is dropped from a namespace with a scheme, and from a name longer than `/`;
+ *  - leading and trailing white space is dropped (job names are kept exactly as sent).
  * Then the steward's identity rules (identity-rules.ts). Each step has a NormalisationCode.
  */
 
@@ -71,6 +72,7 @@ export function normaliseDatasetName(namespace: string, name: string, rules: Ide
   const step = (code: NormalisationCode, message: string, rule: string | null = null) => steps.push({ code, rule, message });
   let ns = namespace.trim();
   let nm = name.trim();
+  if (ns !== namespace || nm !== name) step(NormalisationCode.WHITESPACE, 'leading or trailing white space dropped');
   const m = SCHEME.exec(ns);
   if (m) {
     let scheme = m[1]!.toLowerCase();

@@ -25,7 +25,8 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const EVENT_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 
-const nonEmpty = z.string().trim().min(1, 'must not be empty');
+/** Kept exactly as sent (no trimming: a job is found by the name its producer sent); not blank. */
+const nonEmpty = z.string().refine((s) => s.trim().length > 0, 'must not be empty');
 
 const eventTime = z.string().regex(EVENT_TIME, 'expected an ISO-8601 date-time such as 2024-05-01T12:00:00.000Z');
 

@@ -86,7 +86,8 @@ export const MAX_FACET_KEY = 200;
  * the projection), without recursion itself: nesting depth (NESTING_TOO_DEEP), the length of every
  * string under a `namespace`, `name` or `field` key (NAME_TOO_LONG: names become node ids, which
  * Neo4j indexes up to about 4 KB), and facet keys (INVALID_FACET_KEY: empty, longer than
- * MAX_FACET_KEY, or with control characters; they become property keys).
+ * MAX_FACET_KEY, or with control characters; they become property keys), and names with a lone
+ * surrogate (INVALID_NAME).
  */
 function checkStructure(doc: object): void {
   const stack: { value: unknown; depth: number; path: string; key: string }[] = [{ value: doc, depth: 1, path: '', key: '' }];
@@ -97,8 +98,10 @@ function checkStructure(doc: object): void {
   while (stack.length > 0) {
     const { value, depth, path, key } = stack.pop()!;
     if (typeof value === 'string') {
-      if ((key === 'namespace' || key === 'name' || key === 'field') && escapedBytes(value) > MAX_NAME_BYTES) {
-        fail(path, `a ${key} longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(value)})`, 'NAME_TOO_LONG');
+      if (key === 'namespace' || key === 'name' || key === 'field') {
+        if (escapedBytes(value) > MAX_NAME_BYTES) fail(path, `a ${key} longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(value)})`, 'NAME_TOO_LONG');
+        // Neo4j stores strings as UTF-8: a lone surrogate would silently become U+FFFD.
+        if (LONE_SURROGATE.test(value)) fail(path, `a ${key} with a lone UTF-16 surrogate (not a Unicode character)`, 'INVALID_NAME');
       }
       continue;
     }
@@ -118,6 +121,8 @@ function checkStructure(doc: object): void {
     }
   }
 }
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const escapedBytes = (s: string) => Buffer.byteLength(s) + 2 * (s.match(/[:%]/g)?.length ?? 0);
 
@@ -165,7 +170,7 @@ export function normaliseEventTime(text: string): string {
  *   INVALID_RUN_ID       run.runId is not a UUID
  *   INVALID_FACET        a standard facet breaks its schema, or a facet is not an object
  *   INVALID_FIELD        any other field of the wrong type or value
- * and, before validation (checkStructure): NESTING_TOO_DEEP, NAME_TOO_LONG, INVALID_FACET_KEY.
+ * and, before validation (checkStructure): NESTING_TOO_DEEP, NAME_TOO_LONG, INVALID_NAME, INVALID_FACET_KEY.
  */
 export function rejectionReason(path: string, message: string): string {
   if (/received undefined/.test(message) && !/facets\./i.test(path)) return 'MISSING_FIELD';

@@ -120,6 +120,16 @@ export class IdentityService {
     private readonly rules: IdentityRules,
   ) {}
 
+  /**
+   * The id a dataset id's name has once normalised with the rules in force (the same id when the
+   * name is already canonical): how `dataset(id)` finds a dataset by the spelling its producer sent.
+   */
+  canonicalDatasetId(id: string): string {
+    const ref = parseIdOfKind(id, EntityKind.DATASET);
+    const n = normaliseDatasetName(ref.namespace, ref.name, this.rules);
+    return datasetId(n.namespace, n.name);
+  }
+
   async identity(requestedId: string, first: number): Promise<Identity> {
     checkFirst(first, 500);
     const ref = parseIdOfKind(requestedId, EntityKind.DATASET, EntityKind.FIELD);

@@ -120,6 +120,8 @@ export enum NormalisationCode {
   KAFKA_BROKER_LIST = 'KAFKA_BROKER_LIST',
   /** A trailing `/` dropped from a namespace or a name. */
   TRAILING_SLASH = 'TRAILING_SLASH',
+  /** Leading or trailing white space dropped from a dataset's namespace or name. */
+  WHITESPACE = 'WHITESPACE',
   /** Identity rule: a broker of a declared Kafka cluster; the cluster's namespace is used. */
   RULE_KAFKA_CLUSTER = 'RULE_KAFKA_CLUSTER',
   /** Identity rule: one namespace declared another's alias. */

@@ -81,6 +81,34 @@ describe('poison events', () => {
     assert.deepEqual(found.data.dataset.fields, [{ id: fieldId(ns, name, field) }]);
   });
 
+  it('keeps names as sent or says how they changed: job names exactly, dataset names trimmed with a step, lone surrogates and invalid UTF-8 refused', async () => {
+    const event = runEvent(ns, { job: ' spaced job ', outputs: [' spaced table '] });
+    assert.equal((await svc.postEvent(event)).status, 201);
+    const found = await svc.graphql(
+      `query($j: ID!, $d: ID!) { job(id: $j) { id name } dataset(id: $d) { id name } identity(id: $d) { names { source name steps { code } } } }`,
+      { j: jobId(ns, ' spaced job '), d: datasetId(ns, ' spaced table ') },
+    );
+    assert.equal(found.errors, undefined, JSON.stringify(found.errors));
+    assert.deepEqual(found.data.job, { id: jobId(ns, ' spaced job '), name: ' spaced job ' });
+    // The dataset id a producer's spelling gives finds the trimmed node, and identity says why.
+    assert.deepEqual(found.data.dataset, { id: datasetId(ns, 'spaced table'), name: 'spaced table' });
+    assert.deepEqual(found.data.identity.names, [
+      { source: 'CANONICAL', name: 'spaced table', steps: [] },
+      { source: 'RAW', name: ' spaced table ', steps: [{ code: 'WHITESPACE' }] },
+    ]);
+    const lone = await svc.post('/api/v1/lineage', JSON.stringify(runEvent(ns, { job: 'lone\uD800' })));
+    assert.equal(lone.status, 400);
+    assert.deepEqual([lone.body.error.details[0].reason, lone.body.error.details[0].path], ['INVALID_NAME', 'job.name']);
+    const bytes = Buffer.concat([Buffer.from(JSON.stringify(runEvent(ns, { job: 'bad-utf8-XX' })).split('XX')[0]!), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
+    const invalid = await svc.post('/api/v1/lineage', bytes);
+    assert.equal(invalid.status, 400, JSON.stringify(invalid.body));
+    assert.match(invalid.body.error.message, /not valid UTF-8/);
+    const bom = await svc.post('/api/v1/lineage', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(runEvent(ns, { job: 'bom' })))]));
+    assert.equal(bom.status, 201, 'a leading byte-order mark is not part of the JSON text');
+    const blank = await svc.post('/api/v1/lineage', JSON.stringify(runEvent(ns, { job: '   ' })));
+    assert.equal(blank.status, 400);
+  });
+
   it('the service is healthy afterwards', async () => {
     assert.equal((await fetch(`${svc.baseUrl}/healthz`)).status, 200);
     assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);

@@ -10,10 +10,15 @@ import { Dataset, DatasetField, Job, JobVersion, Run, RunLink, RunPage } from '.
 /** Lookups by id. A well-formed id that matches nothing gives null; a malformed one BAD_INPUT. */
 @Resolver()
 export class NodeQueries {
-  @Query(() => Dataset, { nullable: true, description: 'A dataset by id (dataset:<namespace>:<name>).' })
-  dataset(@Arg('id', () => ID, { description: 'dataset:<namespace>:<name>' }) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
-    parseIdOfKind(id, EntityKind.DATASET);
-    return ctx.loaders.dataset.load(id);
+  @Query(() => Dataset, {
+    nullable: true,
+    description:
+      'A dataset by id (dataset:<namespace>:<name>), also by the spelling a producer sent (normalised as at ingestion: ' +
+      'the answer then has the stored id; identity(id) says why).',
+  })
+  async dataset(@Arg('id', () => ID, { description: 'dataset:<namespace>:<name>' }) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
+    const canonical = ctx.services.identity.canonicalDatasetId(id);
+    return (await ctx.loaders.dataset.load(id)) ?? (canonical !== id ? ctx.loaders.dataset.load(canonical) : null);
   }
 
   @Query(() => Job, { nullable: true, description: 'A job by id (job:<namespace>:<name>).' })
