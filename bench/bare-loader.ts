@@ -57,7 +57,7 @@ const EDGES: { type: string; from: Kind; to: Kind; rows: (p: CompactPlan) => Edg
   {
     type: 'RUN_OF', from: 'Run', to: 'Job',
     rows: (p) => [
-      ...p.runs.map((r) => ({ from: r.id, to: r.jobId, props: {} })),
+      ...p.runs.flatMap((r) => r.jobIds.map((jobId) => ({ from: r.id, to: jobId, props: {} }))),
       ...p.parents.map((x) => ({ from: x.parentRunId, to: x.parentJobId, props: {} })),
       ...p.parents.filter((x) => x.rootRunId).map((x) => ({ from: x.rootRunId!, to: x.rootJobId!, props: {} })),
     ],

@@ -5,15 +5,20 @@
 //   endedAt is the time of the terminal state. Mirrors betterState() in src/ingest/compact.ts.
 //   The job node must exist.
 //   codeSig/codeAt: the job's source code signature as of the run's latest event that carried one.
-// Parameters: $rows: list of {id, runId, jobId, state, stateAt, startedAt, firstSeen, lastSeen, codeSig,
-//   codeAt}, one per id
+// Parameters: $rows: list of {id, runId, jobIds, state, stateAt, startedAt, firstSeen, lastSeen, codeSig,
+//   codeAt}, one per id; jobIds: every job the batch's events name for the run (a run id some
+//   producers reuse across jobs gets RUN_OF to each)
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
 UNWIND $rows AS x
-MATCH (j:Job {id: x.jobId})
 MERGE (r:Run {id: x.id})
   ON CREATE SET r.runId = x.runId
-MERGE (r)-[:RUN_OF]->(j)
+WITH r, x
+CALL (r, x) {
+  UNWIND x.jobIds AS jobId
+  MATCH (j:Job {id: jobId})
+  MERGE (r)-[:RUN_OF]->(j)
+}
 WITH r, x, {OTHER: 0, START: 1, RUNNING: 2, COMPLETE: 3, FAIL: 3, ABORT: 3} AS rank
 WITH r, x, x.state IS NOT NULL AND (
        r.state IS NULL

@@ -45,7 +45,8 @@ export type CParent = Omit<ParentRow, 'eventTime'> & Seen;
 export interface CRun extends Seen {
   id: string;
   runId: string;
-  jobId: string;
+  /** Every job the batch's events name for this run: a run id some producers reuse across jobs is a run of each. */
+  jobIds: string[];
   facets: FacetRow[];
   state: string | null;
   stateAt: string | null;
@@ -229,7 +230,7 @@ function runRow(r: RunRow): CRun {
   return {
     id: r.id,
     runId: r.runId,
-    jobId: r.jobId,
+    jobIds: [r.jobId],
     facets: r.facets,
     firstSeen: r.eventTime,
     lastSeen: r.eventTime,
@@ -244,13 +245,12 @@ function runRow(r: RunRow): CRun {
 function mergeRun(a: CRun, b: CRun): CRun {
   const stateWinner = betterState(a, b) ? a : b;
   const starts = [a.startedAt, b.startedAt].filter((s): s is string => s !== null).sort();
-  const jobWinner = newer(a.lastSeen, a.jobId, b.lastSeen, b.jobId) ? a : b;
   const code = newer(a.codeAt, a.codeSig ?? '', b.codeAt, b.codeSig ?? '') ? a : b;
   return {
     ...a,
     ...seen(a, b),
     facets: mergeFacets(a.facets, b.facets),
-    jobId: jobWinner.jobId,
+    jobIds: union(a.jobIds, b.jobIds),
     state: stateWinner.state,
     stateAt: stateWinner.stateAt,
     startedAt: starts[0] ?? null,

@@ -1,21 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { docsOf, manifest } from '../support/corpus';
+import { docsOf, isAccepted, manifest } from '../support/corpus';
 import { startService, type TestService } from '../support/app';
 import { rng } from '../support/generate';
 import { isolate, uniquePrefix } from '../support/isolate';
 import { mutate } from '../support/mutate';
-import { validateEvent } from '../../src/ingest/validate';
 
-/** The corpus events Tributary accepts as they are: the fuzz starts from valid events. */
-const accepted = (value: unknown) => {
-  try {
-    validateEvent(value);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Ingestion fuzzing: the 149 corpus events Tributary accepts, mutated (test/support/mutate.ts, seeded), sent
@@ -37,7 +27,7 @@ describe(`ingestion fuzz (${COUNT} mutated corpus events, seed ${SEED})`, () => 
     const prefix = uniquePrefix('fuzz');
     const bases = manifest()
       .flatMap((r) => docsOf(r.file))
-      .filter((d) => accepted(d.value))
+      .filter((d) => isAccepted(d.value))
       .map((d) => isolate(d.value as Record<string, unknown>, prefix));
     assert.equal(bases.length, 149);
     // The unmutated events first (every one accepted): the query plans are compiled before timing starts.

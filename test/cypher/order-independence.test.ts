@@ -4,7 +4,8 @@ import { assertSameGraph, dumpNamespaces, normalisedDump } from '../support/dump
 import { reproject } from '../../src/ingest/reproject';
 import { startService, type TestService } from '../support/app';
 import { generateEvents, rng, shuffle } from '../support/generate';
-import { uniquePrefix } from '../support/isolate';
+import { docsOf, isAccepted, manifest } from '../support/corpus';
+import { isolate, uniquePrefix } from '../support/isolate';
 
 /**
  * Property: the projected graph is a function of the set of events. In-order delivery in one
@@ -39,6 +40,33 @@ describe('order and duplicate independence (generated runs)', () => {
       assertSameGraph(dumps[0]!, dumps[2]!, 'triplicated');
     });
   }
+
+  it('corpus events that reuse run ids across jobs (dbt fixtures) give one graph in every order, no orphan job version', async () => {
+    const docs = manifest()
+      .filter((r) => /dbt__.*result\.json$/.test(r.file))
+      .flatMap((r) => docsOf(r.file))
+      .map((d) => d.value)
+      .filter(isAccepted);
+    assert.equal(docs.length, 24);
+    const random = rng(42);
+    const dumps: string[][] = [];
+    for (let delivery = 0; delivery < 8; delivery++) {
+      const prefix = uniquePrefix(`reused-${delivery}`);
+      const events = docs.map((d) => isolate(d, prefix));
+      if (delivery === 0) await svc.app.ingestor.ingest(items(events));
+      else if (delivery % 2 === 1) for (const e of shuffle(events, random)) await svc.app.ingestor.ingest(items([e]));
+      else {
+        const mixed = shuffle([...events, ...events], random);
+        for (let i = 0; i < mixed.length; i += 7) await svc.app.ingestor.ingest(items(mixed.slice(i, i + 7)));
+      }
+      const dump = await dumpNamespaces(svc.app, prefix);
+      const versions = dump.nodes.filter((n) => n.labels.includes('JobVersion')).map((n) => n.props.id);
+      const linked = new Set(dump.rels.filter((r) => r.type === 'OF_VERSION').map((r) => r.to));
+      assert.deepEqual(versions.filter((v) => !linked.has(v as string)), [], 'every job version has a run');
+      dumps.push(normalisedDump(prefix, dump));
+    }
+    for (let i = 1; i < dumps.length; i++) assertSameGraph(dumps[0]!, dumps[i]!, `delivery ${i}`);
+  });
 
   it('re-projection from stored events rebuilds the same graph', async () => {
     const prefix = uniquePrefix('reproject');

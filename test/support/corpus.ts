@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { validateEvent } from '../../src/ingest/validate';
 
 /**
  * Read access to the shared OpenLineage corpus (../shared/openlineage-corpus beside the checkout;
@@ -61,5 +62,15 @@ function tryParse(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return undefined;
+  }
+}
+
+/** True when Tributary accepts the value as an event (the corpus's valid events). */
+export function isAccepted(value: unknown): boolean {
+  try {
+    validateEvent(value);
+    return true;
+  } catch {
+    return false;
   }
 }
