@@ -96,7 +96,14 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
 }
 
 /** Wires the service against a running Neo4j (config.neo4j must be set). Does not listen. */
-export async function createApp(config: Config, log: Logger, metrics: Metrics = new Metrics(), health?: Neo4jHealth): Promise<App> {
+export async function createApp(
+  config: Config,
+  log: Logger,
+  metrics: Metrics = new Metrics(),
+  health?: Neo4jHealth,
+  /** A further readiness condition (the Kafka worker's partitions moving). */
+  alsoReady: () => boolean = () => true,
+): Promise<App> {
   const core = await createCore(config, log, metrics, health);
   const { driver, executor, ingestor, rules, statements, warmUp } = core;
   try {
@@ -126,7 +133,7 @@ export async function createApp(config: Config, log: Logger, metrics: Metrics = 
       queryLimits: config.graphql,
       walkCaps: config.lineage,
       metrics,
-      ready: () => isSchemaApplied(executor, statements),
+      ready: async () => alsoReady() && (await isSchemaApplied(executor, statements)),
       live: health ? () => health.recoverable() : undefined,
     });
     return {

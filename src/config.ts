@@ -67,6 +67,7 @@ const envSchema = z.object({
   KAFKA_GROUP_ID: z.string().min(1).default('tributary'),
   KAFKA_CLIENT_ID: z.string().min(1).default('tributary'),
   KAFKA_SESSION_TIMEOUT_MS: positiveInt.default(30_000),
+  KAFKA_STUCK_MS: positiveInt.default(60_000),
   /** Most events one Neo4j transaction of the worker holds. */
   TRIBUTARY_WORKER_BATCH: positiveInt.max(5000).default(500),
 });
@@ -131,6 +132,8 @@ export interface KafkaSettings {
   clientId: string;
   sessionTimeoutMs: number;
   maxBatch: number;
+  /** A partition whose messages could not be stored for this long makes the worker not ready. */
+  stuckMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -194,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           groupId: e.KAFKA_GROUP_ID,
           clientId: e.KAFKA_CLIENT_ID,
           sessionTimeoutMs: e.KAFKA_SESSION_TIMEOUT_MS,
+          stuckMs: e.KAFKA_STUCK_MS,
           maxBatch: e.TRIBUTARY_WORKER_BATCH,
         }
       : undefined,

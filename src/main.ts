@@ -66,13 +66,15 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   if (shape === 'worker') {
     const c = (core = await createCore(config, log, metrics, health));
     const ops = Fastify({ logger: false });
-    addOpsRoutes(ops, () => isSchemaApplied(c.executor, c.statements), metrics, health ? () => health.recoverable() : undefined);
+    const moving = () => !worker || worker.stuck().length === 0;
+    addOpsRoutes(ops, async () => moving() && (await isSchemaApplied(c.executor, c.statements)), metrics, health ? () => health.recoverable() : undefined);
     await ops.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => ops.close();
     ingestor = c.ingestor;
     warmUp = c.warmUp;
   } else {
-    const app: App = await createApp(config, log, metrics, health);
+    // Not ready while a Kafka partition is stuck (KAFKA_STUCK_MS); the worker starts below.
+    const app: App = await createApp(config, log, metrics, health, () => !worker || worker.stuck().length === 0);
     await app.server.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => app.close();
     ingestor = app.ingestor;

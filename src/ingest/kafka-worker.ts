@@ -35,6 +35,8 @@ export class KafkaWorker {
   private consumer: Consumer | null = null;
   private producer: Producer | null = null;
   private stopping = false;
+  /** `topic/partition` → when its current chunk first failed to store (cleared once stored). */
+  private readonly failingSince = new Map<string, number>();
 
   constructor(
     private readonly settings: KafkaSettings,
@@ -62,6 +64,14 @@ export class KafkaWorker {
    * Joins the group and consumes. A consumer that crashes with an error kafkajs will not retry
    * (e.g. its group membership expired) is replaced by a new one: the worker never stops silently.
    */
+  /**
+   * Partitions stuck longer than KAFKA_STUCK_MS: their current messages keep failing to store (the
+   * database refusing whole batches); the worker is then not ready (/readyz 503) until they move.
+   */
+  stuck(): StuckPartition[] {
+    return stuckPartitions(this.failingSince, this.settings.stuckMs);
+  }
+
   private async startConsumer(): Promise<void> {
     const consumer = this.kafka.consumer({
       groupId: this.settings.groupId,
@@ -146,6 +156,7 @@ export class KafkaWorker {
     for (let attempt = 0; ; attempt++) {
       try {
         const outcomes = await this.ingestor.ingest(items.map((i) => i.item));
+        this.failingSince.delete(`${topic}/${partition}`);
         outcomes.forEach((o, k) => {
           this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: outcomeLabel(o) });
           if (!o.ok) dead.push({ message: items[k]!.message, reason: reasonCode(o.error), detail: reasonOf(o.error.message, o.error.details) });
@@ -155,6 +166,7 @@ export class KafkaWorker {
         // Per-event failures come back as outcomes; a thrown error means the database (or the
         // connection to it) failed the whole batch: wait and retry, never skip.
         this.metrics?.retries.inc();
+        if (!this.failingSince.has(`${topic}/${partition}`)) this.failingSince.set(`${topic}/${partition}`, Date.now());
         const wait = Math.min(10_000, 250 * 2 ** Math.min(attempt, 6));
         const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
         if (attempt % 5 === 0) {
@@ -193,6 +205,19 @@ export class KafkaWorker {
     }
     return true;
   }
+}
+
+export interface StuckPartition {
+  partition: string;
+  forMs: number;
+}
+
+/** Partitions whose messages have failed to store for longer than `olderThanMs` (readiness). */
+export function stuckPartitions(failingSince: ReadonlyMap<string, number>, olderThanMs: number, now = Date.now()): StuckPartition[] {
+  return [...failingSince]
+    .map(([partition, since]) => ({ partition, forMs: now - since }))
+    .filter((p) => p.forMs > olderThanMs)
+    .sort((a, b) => b.forMs - a.forMs);
 }
 
 function reasonCode(e: AppError): string {

@@ -36,7 +36,7 @@ describe('Kafka worker when Neo4j goes down mid-stream', () => {
   });
 
   it('pauses while Neo4j is stopped, resumes when it is back, and loses nothing', async () => {
-    const settings = kafkaSettings('restart', { maxBatch: 20 });
+    const settings = kafkaSettings('restart', { maxBatch: 20, stuckMs: 2000 });
     await createTopic(settings, 2);
     const ns = uniquePrefix('restart');
     const events = generateEvents(ns, 21, 10, 3); // 90 events, 30 runs (+1 parent)
@@ -52,11 +52,15 @@ describe('Kafka worker when Neo4j goes down mid-stream', () => {
       await neo4j.stop();
       await produce(producer, settings.topic, keyed(events.slice(45)));
       await new Promise((r) => setTimeout(r, 4000));
+      // With KAFKA_STUCK_MS 2 s here, the partitions waiting on Neo4j make the worker not ready.
+      assert.ok(worker.stuck().length > 0, 'a partition waiting on the database is reported stuck');
+      assert.ok(worker.stuck().every((p) => p.partition.startsWith(`${settings.topic}/`) && p.forMs > 2000));
       const committedWhileDown = await committed(settings);
       assert.ok(committedWhileDown < events.length, 'nothing is committed for events not stored');
       neo4j = await startEmbeddedNeo4j({ ...config.embedded, home, port, heap: '512m', pageCache: '128m' }, log);
       await waitFor('every run stored after the restart', async () => (await runsIn(core, ns)) === 31, 120_000);
       await waitFor('every offset committed', async () => (await committed(settings)) === events.length, 60_000);
+      assert.deepEqual(worker.stuck(), [], 'ready again once the partitions move');
       // Each event was stored once: re-deliveries after the outage changed nothing.
       assert.match(await metrics.registry.metrics(), /tributary_ingest_events_total\{transport="kafka",outcome="stored"\} 90/);
     } finally {
