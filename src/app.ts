@@ -8,6 +8,7 @@ import { loadQueries } from './graph/queries';
 import { warmUpPlans, warmUpShapes } from './graph/warmup';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
+import { Auth, loadTokens } from './http/auth';
 import { buildServer } from './http/server';
 import { GroupCommitter } from './ingest/group-commit';
 import { checkRulesState, loadRules } from './ingest/identity-rules';
@@ -128,7 +129,9 @@ export async function createApp(
       ingestor,
       committer,
       log,
-      ingestKey: config.ingest.key,
+      auth: new Auth(loadTokens(config.access.tokensFile), config.ingest.key, config.access.jwt),
+      corsOrigins: config.access.corsOrigins,
+      ratePerMinute: config.access.ratePerMinute,
       limits: config.ingest,
       queryLimits: config.graphql,
       walkCaps: config.lineage,

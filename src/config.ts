@@ -49,7 +49,18 @@ const envSchema = z.object({
   /** Estimated answer size (src/graphql/limits.ts): a full depth-20 lineage both ways (4,000 nodes, 8 fields each) costs about 52,000. */
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(100_000),
   /** GraphQL schema introspection (what GraphiQL and codegen use); on unless set to false. */
-  TRIBUTARY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).default('true'),
+  /** On unless set to false; off by default when a tokens file is in force. */
+  TRIBUTARY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
+  /** Bearer tokens with scopes (src/http/auth.ts); access is open without it. */
+  TRIBUTARY_TOKENS_FILE: z.string().min(1).optional(),
+  /** Browser origins allowed to call the API (CORS), comma-separated; `*` for any. */
+  TRIBUTARY_CORS_ORIGINS: z.string().optional(),
+  /** Requests per minute per token (per client address without one); unset: no limit. */
+  TRIBUTARY_RATE_LIMIT: positiveInt.optional(),
+  /** OIDC/JWT access: all three, or none. */
+  TRIBUTARY_JWT_ISSUER: z.string().min(1).optional(),
+  TRIBUTARY_JWT_AUDIENCE: z.string().min(1).optional(),
+  TRIBUTARY_JWKS_URL: z.url().optional(),
   /** Lexical tokens of one GraphQL document, and field selections once its fragments are expanded. */
   TRIBUTARY_MAX_QUERY_TOKENS: positiveInt.default(5_000),
   TRIBUTARY_MAX_QUERY_ALIASES: positiveInt.default(20),
@@ -118,6 +129,8 @@ export interface Config {
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Access control: the tokens file (none: open reads) and the CORS origins. */
+  access: { tokensFile?: string; corsOrigins: string[]; ratePerMinute?: number; jwt?: { issuer: string; audience: string; jwksUrl: string } };
   /** The identity rules file (TRIBUTARY_IDENTITY_RULES; YAML or JSON), absent for none. */
   identityRulesFile?: string;
   /** Compile the hot queries' plans in the background after start (src/graph/warmup.ts). */
@@ -180,11 +193,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphql: {
       maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH,
       maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY,
-      introspection: e.TRIBUTARY_GRAPHQL_INTROSPECTION === 'true',
+      introspection: e.TRIBUTARY_GRAPHQL_INTROSPECTION ? e.TRIBUTARY_GRAPHQL_INTROSPECTION === 'true' : !e.TRIBUTARY_TOKENS_FILE && !e.TRIBUTARY_JWT_ISSUER,
       maxTokens: e.TRIBUTARY_MAX_QUERY_TOKENS,
       maxAliases: e.TRIBUTARY_MAX_QUERY_ALIASES,
       maxResponseFields: e.TRIBUTARY_MAX_RESPONSE_FIELDS,
       timeoutMs: e.TRIBUTARY_QUERY_TIMEOUT_MS,
+    },
+    access: {
+      tokensFile: e.TRIBUTARY_TOKENS_FILE,
+      ratePerMinute: e.TRIBUTARY_RATE_LIMIT,
+      jwt:
+        e.TRIBUTARY_JWT_ISSUER && e.TRIBUTARY_JWT_AUDIENCE && e.TRIBUTARY_JWKS_URL
+          ? { issuer: e.TRIBUTARY_JWT_ISSUER, audience: e.TRIBUTARY_JWT_AUDIENCE, jwksUrl: e.TRIBUTARY_JWKS_URL }
+          : undefined,
+      corsOrigins: (e.TRIBUTARY_CORS_ORIGINS ?? '')
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
     },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
     identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,

@@ -12,6 +12,8 @@ export enum ErrorCode {
   LIMIT_EXCEEDED = 'LIMIT_EXCEEDED',
   /** Missing or wrong credentials. */
   UNAUTHENTICATED = 'UNAUTHENTICATED',
+  /** A valid token without the scope the route needs. */
+  FORBIDDEN = 'FORBIDDEN',
   /** A dependency (Neo4j) is down or not ready; retrying later may succeed. */
   UNAVAILABLE = 'UNAVAILABLE',
   /** Anything unexpected. Never carries details to the client. */
@@ -31,13 +33,15 @@ export interface ErrorDetail {
  * may choose (`status`), each for the case named here.
  *   BAD_INPUT 415: the body is not JSON, not of a JSON content type, or in an unknown encoding.
  *   LIMIT_EXCEEDED 400: a GraphQL operation refused before it runs (depth, cost); 413 is for
- *   request bodies (event, batch) over their byte or event limits.
+ *   request bodies (event, batch) over their byte or event limits; 429 for a client over
+ *   TRIBUTARY_RATE_LIMIT.
  */
 export const httpStatuses: Record<ErrorCode, readonly number[]> = {
   [ErrorCode.BAD_INPUT]: [400, 415],
   [ErrorCode.NOT_FOUND]: [404],
-  [ErrorCode.LIMIT_EXCEEDED]: [413, 400],
+  [ErrorCode.LIMIT_EXCEEDED]: [413, 400, 429],
   [ErrorCode.UNAUTHENTICATED]: [401],
+  [ErrorCode.FORBIDDEN]: [403],
   [ErrorCode.UNAVAILABLE]: [503],
   [ErrorCode.INTERNAL]: [500],
 };
@@ -67,6 +71,7 @@ export const badInput = (message: string, details: ErrorDetail[] = []) =>
 export const unsupportedMediaType = (message: string) => new AppError(ErrorCode.BAD_INPUT, message, [], 415);
 export const notFound = (message: string) => new AppError(ErrorCode.NOT_FOUND, message);
 /** Over a limit: a request body (HTTP 413), or a GraphQL operation refused before it runs (`status` 400). */
-export const limitExceeded = (message: string, status?: 400 | 413) => new AppError(ErrorCode.LIMIT_EXCEEDED, message, [], status);
+export const limitExceeded = (message: string, status?: 400 | 413 | 429) => new AppError(ErrorCode.LIMIT_EXCEEDED, message, [], status);
 export const unavailable = (message: string) => new AppError(ErrorCode.UNAVAILABLE, message);
 export const unauthenticated = (message: string) => new AppError(ErrorCode.UNAUTHENTICATED, message);
+export const forbidden = (message: string) => new AppError(ErrorCode.FORBIDDEN, message);

@@ -8,6 +8,7 @@ import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/
 import { Neo4jSupervisor } from './graph/embedded/supervisor';
 import { isSchemaApplied } from './graph/schema';
 import { printGraphqlSchema } from './graphql/schema';
+import { Auth, loadTokens, newToken } from './http/auth';
 import { addOpsRoutes } from './http/server';
 import { KafkaWorker } from './ingest/kafka-worker';
 import { ingestNdjson } from './ingest/ndjson';
@@ -67,7 +68,13 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     const c = (core = await createCore(config, log, metrics, health));
     const ops = Fastify({ logger: false });
     const moving = () => !worker || worker.stuck().length === 0;
-    addOpsRoutes(ops, async () => moving() && (await isSchemaApplied(c.executor, c.statements)), metrics, health ? () => health.recoverable() : undefined);
+    addOpsRoutes(
+      ops,
+      async () => moving() && (await isSchemaApplied(c.executor, c.statements)),
+      metrics,
+      health ? () => health.recoverable() : undefined,
+      new Auth(loadTokens(config.access.tokensFile), config.ingest.key, config.access.jwt),
+    );
     await ops.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => ops.close();
     ingestor = c.ingestor;
@@ -165,6 +172,12 @@ async function neo4jOnly(config: Config, log: Logger): Promise<void> {
 
 async function main(argv: string[]): Promise<void> {
   const [command = 'serve', arg] = argv;
+  if (command === 'token') {
+    // A new token for the tokens file: printed once, stored nowhere (the file keeps its hash).
+    const { token, line } = newToken(arg ?? '', (argv[2] ?? '').split(',').filter(Boolean));
+    process.stdout.write(`token (give it to the client; it is not stored): ${token}\nline for TRIBUTARY_TOKENS_FILE (under "tokens:"):\n${line}\n`);
+    return;
+  }
   if (command === 'emit-schema') {
     const sdl = printGraphqlSchema();
     if (arg) fs.writeFileSync(arg, sdl);

@@ -1,7 +1,7 @@
-import { timingSafeEqual } from 'node:crypto';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badInput, limitExceeded, unauthenticated, unsupportedMediaType } from '../errors';
+import { badInput, limitExceeded, unsupportedMediaType } from '../errors';
+import { Scope, type Auth } from './auth';
 import type { GroupCommitter } from '../ingest/group-commit';
 import { decodeUtf8 } from '../ingest/decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from '../ingest/ingestor';
@@ -28,8 +28,8 @@ import type { Metrics } from '../metrics';
 export interface IngestHttpOptions {
   ingestor: Ingestor;
   committer: GroupCommitter;
-  /** When set, requests must carry `Authorization: Bearer <key>`. */
-  key?: string;
+  /** Who may ingest (scope `ingest`; see auth.ts). */
+  auth: Auth;
   maxEventBytes: number;
   maxBatchBytes: number;
   maxBatchEvents: number;
@@ -65,7 +65,9 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     done(unsupportedMediaType(`Content-Type must be application/json (got ${req.headers['content-type'] ?? 'none'})`), undefined);
   });
 
-  app.addHook('onRequest', async (req) => checkKey(req, opts.key));
+  app.addHook('onRequest', async (req) => {
+    req.principal = await opts.auth.check(req, Scope.INGEST);
+  });
   app.addHook('preParsing', async (req, _reply, payload) => {
     const encoding = String(req.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
     if (encoding === 'identity') return payload;
@@ -131,15 +133,4 @@ function requireBody(req: FastifyRequest): IngestItem {
   const item = req.body as IngestItem | undefined;
   if (!item) throw unsupportedMediaType('a JSON body is required');
   return item;
-}
-
-function checkKey(req: FastifyRequest, key: string | undefined): void {
-  if (!key) return;
-  const header = req.headers.authorization ?? '';
-  const m = /^Bearer\s+(.+)$/i.exec(header);
-  const given = Buffer.from(m?.[1]?.trim() ?? '');
-  const expected = Buffer.from(key);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    throw unauthenticated('missing or invalid ingest key: send Authorization: Bearer <key>');
-  }
 }

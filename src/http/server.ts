@@ -8,6 +8,10 @@ import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
+import { createHash } from 'node:crypto';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import { Scope, type Auth, type Principal } from './auth';
 import { ingestRoutes } from './ingest-routes';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { Ingestor } from '../ingest/ingestor';
@@ -19,6 +23,13 @@ import type { Metrics } from '../metrics';
  * liveness (`/healthz`: the process answers), readiness (`/readyz`: Neo4j answers and the schema
  * is applied) and Prometheus metrics (`/metrics`). Errors are JSON `{error: {code, message, details?}}` with codes from src/errors.ts.
  */
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts as (auth.ts); null on open routes. */
+    principal: Principal | null;
+  }
+}
+
 export interface ServerDeps {
   schema: GraphQLSchema;
   services: Services;
@@ -28,7 +39,12 @@ export interface ServerDeps {
   live?: () => boolean;
   log: Logger;
   committer: GroupCommitter;
-  ingestKey?: string;
+  /** Who may do what (tokens and scopes; src/http/auth.ts). */
+  auth: Auth;
+  /** Browser origins allowed to call the API (CORS); none when empty. */
+  corsOrigins: string[];
+  /** Requests per minute per token (per address without one); none when absent. */
+  ratePerMinute?: number;
   limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
   queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number };
   /** The server's traversal caps, for the cost estimate. */
@@ -39,7 +55,13 @@ export interface ServerDeps {
 /**
  * The health endpoints and /metrics, shared by the full server and the worker-only process.
  */
-export function addOpsRoutes(app: FastifyInstance, ready: () => Promise<boolean>, metrics: Metrics, live: () => boolean = () => true): void {
+export function addOpsRoutes(
+  app: FastifyInstance,
+  ready: () => Promise<boolean>,
+  metrics: Metrics,
+  live: () => boolean = () => true,
+  auth?: Auth,
+): void {
   app.get('/healthz', async (_req, reply) =>
     live() ? { status: 'ok' } : reply.code(503).send({ status: 'failed', reason: 'the embedded Neo4j could not be restarted; restart Tributary' }),
   );
@@ -47,7 +69,8 @@ export function addOpsRoutes(app: FastifyInstance, ready: () => Promise<boolean>
     const ok = await ready().catch(() => false);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable' });
   });
-  app.get('/metrics', async (_req, reply) => {
+  app.get('/metrics', async (req, reply) => {
+    if (auth) req.principal = await auth.check(req, Scope.ADMIN);
     return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 }
@@ -65,12 +88,40 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     void reply.code(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `no route ${req.method} ${req.url}` } });
   });
 
-  addOpsRoutes(app, deps.ready, deps.metrics, deps.live);
+  if (deps.ratePerMinute) {
+    // Keyed by a hash of the credentials (never the token itself), else the client address; health is exempt.
+    await app.register(rateLimit, {
+      max: deps.ratePerMinute,
+      timeWindow: 60_000,
+      allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
+      keyGenerator: (req) => (req.headers.authorization ? createHash('sha256').update(req.headers.authorization).digest('hex') : req.ip),
+      errorResponseBuilder: (_req, ctx) => limitExceeded(`more than ${ctx.max} requests a minute (TRIBUTARY_RATE_LIMIT); retry in ${ctx.after}`, 429),
+    });
+  }
+  if (deps.corsOrigins.length > 0) {
+    await app.register(cors, { origin: deps.corsOrigins.includes('*') ? true : deps.corsOrigins, methods: ['GET', 'POST'] });
+  }
+  // One access-log line per authenticated request: who, what, how it ended, how long. Never the token.
+  app.decorateRequest('principal', null);
+  app.addHook('onResponse', async (req, reply) => {
+    if (!req.principal) return;
+    const operation = (req.body as { operationName?: unknown } | null)?.operationName;
+    deps.log.info('access', {
+      who: req.principal.name,
+      method: req.method,
+      route: req.routeOptions.url ?? req.url,
+      ...(typeof operation === 'string' ? { operation: operation.slice(0, 200) } : {}),
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    });
+  });
+
+  addOpsRoutes(app, deps.ready, deps.metrics, deps.live, deps.auth);
 
   await app.register(ingestRoutes, {
     ingestor: deps.ingestor,
     committer: deps.committer,
-    key: deps.ingestKey,
+    auth: deps.auth,
     metrics: deps.metrics,
     ...deps.limits,
   });
@@ -78,6 +129,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // Before Apollo parses and validates: token count and fragment expansion (src/graphql/gate.ts).
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.url !== '/graphql') return;
+    req.principal = await deps.auth.check(req, Scope.READ);
     const query = (req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as { query?: unknown } | null))?.query;
     const refused = typeof query === 'string' ? checkDocument(query, deps.queryLimits) : null;
     if (refused) return reply.code(400).send({ errors: [{ message: refused.message, extensions: { code: refused.code } }] });

@@ -35,8 +35,8 @@ export class KafkaWorker {
   private consumer: Consumer | null = null;
   private producer: Producer | null = null;
   private stopping = false;
-  /** `topic/partition` → when its current chunk first failed to store (cleared once stored). */
-  private readonly failingSince = new Map<string, number>();
+  /** `topic/partition` → when storing its current chunk began (cleared once stored). */
+  private readonly storingSince = new Map<string, number>();
 
   constructor(
     private readonly settings: KafkaSettings,
@@ -65,11 +65,12 @@ export class KafkaWorker {
    * (e.g. its group membership expired) is replaced by a new one: the worker never stops silently.
    */
   /**
-   * Partitions stuck longer than KAFKA_STUCK_MS: their current messages keep failing to store (the
-   * database refusing whole batches); the worker is then not ready (/readyz 503) until they move.
+   * Partitions stuck longer than KAFKA_STUCK_MS: storing their current messages has not succeeded
+   * for that long (the database down or refusing whole batches, retried); the worker is then not
+   * ready (/readyz 503) until they move.
    */
   stuck(): StuckPartition[] {
-    return stuckPartitions(this.failingSince, this.settings.stuckMs);
+    return stuckPartitions(this.storingSince, this.settings.stuckMs);
   }
 
   private async startConsumer(): Promise<void> {
@@ -153,10 +154,11 @@ export class KafkaWorker {
         this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: 'rejected' });
       }
     }
+    if (!this.storingSince.has(`${topic}/${partition}`)) this.storingSince.set(`${topic}/${partition}`, Date.now());
     for (let attempt = 0; ; attempt++) {
       try {
         const outcomes = await this.ingestor.ingest(items.map((i) => i.item));
-        this.failingSince.delete(`${topic}/${partition}`);
+        this.storingSince.delete(`${topic}/${partition}`);
         outcomes.forEach((o, k) => {
           this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: outcomeLabel(o) });
           if (!o.ok) dead.push({ message: items[k]!.message, reason: reasonCode(o.error), detail: reasonOf(o.error.message, o.error.details) });
@@ -166,7 +168,6 @@ export class KafkaWorker {
         // Per-event failures come back as outcomes; a thrown error means the database (or the
         // connection to it) failed the whole batch: wait and retry, never skip.
         this.metrics?.retries.inc();
-        if (!this.failingSince.has(`${topic}/${partition}`)) this.failingSince.set(`${topic}/${partition}`, Date.now());
         const wait = Math.min(10_000, 250 * 2 ** Math.min(attempt, 6));
         const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
         if (attempt % 5 === 0) {
@@ -179,7 +180,10 @@ export class KafkaWorker {
           });
         }
         for (let waited = 0; waited < wait; waited += 500) {
-          if (!active()) return false;
+          if (!active()) {
+            this.storingSince.delete(`${topic}/${partition}`); // no longer ours (rebalance or stop)
+            return false;
+          }
           await heartbeat().catch(() => undefined);
           await new Promise((r) => setTimeout(r, Math.min(500, wait - waited)));
         }
@@ -212,9 +216,9 @@ export interface StuckPartition {
   forMs: number;
 }
 
-/** Partitions whose messages have failed to store for longer than `olderThanMs` (readiness). */
-export function stuckPartitions(failingSince: ReadonlyMap<string, number>, olderThanMs: number, now = Date.now()): StuckPartition[] {
-  return [...failingSince]
+/** Partitions whose current messages have been storing for longer than `olderThanMs` (readiness). */
+export function stuckPartitions(storingSince: ReadonlyMap<string, number>, olderThanMs: number, now = Date.now()): StuckPartition[] {
+  return [...storingSince]
     .map(([partition, since]) => ({ partition, forMs: now - since }))
     .filter((p) => p.forMs > olderThanMs)
     .sort((a, b) => b.forMs - a.forMs);

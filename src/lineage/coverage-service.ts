@@ -182,11 +182,21 @@ function breakdown(rows: EdgeRow[], key: (r: EdgeRow) => string): CoverageFigure
   return [...groups].map(([k, rs]) => figures(k, rs)).sort((a, b) => b.edges - a.edges || cmp(a.key, b.key));
 }
 
-function trend(rows: EdgeRow[], bucket: Bucket, fromText?: string | null, toText?: string | null): TrendBucket[] {
+/**
+ * Buckets from `from` to `to`. Defaults: `to` is the latest edge time, but never after now (an
+ * event dated in the future cannot stretch the trend); `from` the earliest edge time, but at most
+ * 366 buckets before `to`. Asking for more than 366 buckets explicitly is LIMIT_EXCEEDED.
+ */
+function trend(rows: EdgeRow[], bucket: Bucket, fromText?: string | null, toText?: string | null, now = new Date()): TrendBucket[] {
   const times = rows.flatMap((r) => [r.firstSeen, r.lastSeen]).filter((t): t is string => t !== null).sort();
   if (times.length === 0) return [];
-  const from = parseTime(fromText ?? times[0]!, 'from');
-  const to = parseTime(toText ?? times[times.length - 1]!, 'to');
+  const latest = new Date(times[times.length - 1]!);
+  const to = toText ? parseTime(toText, 'to') : latest < now ? latest : now;
+  const earliest = new Date(times[0]!);
+  const floorFrom = floor(to, bucket);
+  for (let i = 0; i < 365; i++) floorFrom.setTime(previous(floorFrom, bucket).getTime());
+  const from = fromText ? parseTime(fromText, 'from') : earliest > floorFrom ? earliest : floorFrom;
+  if (!fromText && !toText && from > to) return []; // every edge dated in the future
   if (to < from) throw badInput('to must not be before from');
   const out: TrendBucket[] = [];
   for (let start = floor(from, bucket); start <= to; start = next(start, bucket)) {
@@ -211,6 +221,12 @@ function floor(d: Date, b: Bucket): Date {
   if (b === Bucket.DAY) return day;
   if (b === Bucket.WEEK) return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000); // Monday
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+}
+
+function previous(d: Date, b: Bucket): Date {
+  if (b === Bucket.DAY) return new Date(d.getTime() - 86_400_000);
+  if (b === Bucket.WEEK) return new Date(d.getTime() - 7 * 86_400_000);
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1));
 }
 
 function next(d: Date, b: Bucket): Date {

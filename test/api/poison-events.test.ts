@@ -109,6 +109,16 @@ describe('poison events', () => {
     assert.equal(blank.status, 400);
   });
 
+  it('an event dated far in the future is kept, and coverage over everything still answers, its trend ending now', async () => {
+    const future = runEvent(ns, { job: 'future', outputs: ['later'], eventTime: '9999-12-31T23:59:59.999+14:00' });
+    assert.equal((await svc.postEvent(future)).status, 201);
+    const res = await svc.graphql(`{ coverage { overall { edges } trend { start end } } }`);
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    const trend = res.data.coverage.trend as { start: string; end: string }[];
+    assert.ok(trend.length > 0 && trend.length <= 366, `${trend.length} buckets`);
+    assert.ok(trend.at(-1)!.start <= new Date().toISOString(), trend.at(-1)!.start);
+  });
+
   it('the service is healthy afterwards', async () => {
     assert.equal((await fetch(`${svc.baseUrl}/healthz`)).status, 200);
     assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);

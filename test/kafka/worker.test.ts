@@ -45,6 +45,7 @@ describe('Kafka ingestion worker', () => {
       { key: 'z', value: JSON.stringify(runEvent(ns, { job: 'deep', runFacets: { x: { v: 0 } } })).replace('"v":0', `"v":${deep}`) },
       { key: 'w', value: JSON.stringify(runEvent(ns, { job: 'n'.repeat(5000) })) },
       { key: 'v', value: JSON.stringify(runEvent(ns, { job: 'nul', runFacets: { 'a\u0000b': {} } })) },
+      { key: 'u', value: Buffer.concat([Buffer.from('{"job":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]) },
     ];
     const producer = kafkaClient(settings).producer();
     await producer.connect();
@@ -64,15 +65,17 @@ describe('Kafka ingestion worker', () => {
       await waitFor('offsets committed for every message', async () => (await committed(settings)) === good.length + bad.length);
       // The dead-letter topic holds the two bad messages, unchanged, with the reason in headers.
       const consumer = kafkaClient(settings).consumer({ groupId: `${settings.groupId}-dlq-reader` });
-      const dead: { value: string; reason: string; offset: string }[] = [];
+      const dead: { value: string | Buffer; reason: string; offset: string }[] = [];
       await consumer.connect();
       await consumer.subscribe({ topic: settings.dlqTopic, fromBeginning: true });
       await consumer.run({
         eachMessage: async ({ message }) => {
-          dead.push({ value: message.value!.toString(), reason: String(message.headers![DLQ_HEADERS.reason]), offset: String(message.headers![DLQ_HEADERS.offset]) });
+          // The invalid UTF-8 message is compared byte for byte (its text would hide the bytes).
+          const bytes = bad[5]!.value as Buffer;
+          dead.push({ value: message.value!.equals(bytes) ? bytes : message.value!.toString(), reason: String(message.headers![DLQ_HEADERS.reason]), offset: String(message.headers![DLQ_HEADERS.offset]) });
         },
       });
-      await waitFor('five dead letters', async () => dead.length === 5);
+      await waitFor('six dead letters', async () => dead.length === 6);
       await consumer.disconnect();
       assert.deepEqual(
         dead.map((d) => [d.value, d.reason]).sort(),
@@ -82,6 +85,7 @@ describe('Kafka ingestion worker', () => {
           [bad[2]!.value, 'NESTING_TOO_DEEP'],
           [bad[3]!.value, 'NAME_TOO_LONG'],
           [bad[4]!.value, 'INVALID_FACET_KEY'],
+          [bad[5]!.value, 'NOT_UTF8'],
         ].sort(),
       );
       const text = await metrics.registry.metrics();

@@ -31,7 +31,7 @@ export async function createTopic(settings: KafkaSettings, partitions: number): 
 }
 
 /** Sends values in order; a key spreads them over partitions (same key, same partition). */
-export async function produce(producer: Producer, topic: string, messages: { key: string; value: string }[]): Promise<void> {
+export async function produce(producer: Producer, topic: string, messages: { key: string; value: string | Buffer }[]): Promise<void> {
   for (let i = 0; i < messages.length; i += 200) await producer.send({ topic, messages: messages.slice(i, i + 200) });
 }
 

@@ -1,0 +1,148 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyRequest } from 'fastify';
+import { parse as parseYaml } from 'yaml';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { z } from 'zod';
+import { ConfigError } from '../config';
+import { forbidden, unauthenticated } from '../errors';
+
+/**
+ * Access control by bearer token. Tokens are listed in the file named by TRIBUTARY_TOKENS_FILE
+ * (YAML or JSON), each with a name, the SHA-256 of the token (never the token itself: `npm run
+ * token -- <name> <scopes>` makes one) and its scopes:
+ *
+ *   tokens:
+ *     - { name: spark-prod, sha256: 9f86d0…, scopes: [ingest] }
+ *     - { name: catalog,    sha256: 60303a…, scopes: [read] }
+ *
+ * Scopes: `ingest` (POST /api/v1/lineage, /batch), `read` (/graphql), `admin` (/metrics). With a
+ * tokens file every route but /healthz and /readyz needs a token with its scope (401 without a
+ * valid token, 403 without the scope); several tokens per scope let a token be rotated (add the
+ * new one, move clients, remove the old). Without one, reads are open and ingestion needs
+ * TRIBUTARY_INGEST_KEY when that is set (as before). Tokens are compared by their hash and never
+ * logged. For organisations, TRIBUTARY_JWT_ISSUER / _AUDIENCE / _JWKS_URL accept JWTs signed by
+ * the issuer (OIDC), with the scopes in their `scope` or `scp` claim (`read` or `tributary:read`).
+ */
+export enum Scope {
+  INGEST = 'ingest',
+  READ = 'read',
+  ADMIN = 'admin',
+}
+
+export interface Principal {
+  /** The token's name from the tokens file (`ingest-key` for TRIBUTARY_INGEST_KEY). */
+  name: string;
+  scopes: Scope[];
+}
+
+const fileSchema = z.strictObject({
+  tokens: z
+    .array(
+      z.strictObject({
+        name: z.string().trim().min(1).max(200),
+        sha256: z
+          .string()
+          .trim()
+          .regex(/^[0-9a-fA-F]{64}$/, 'the SHA-256 of the token, 64 hex digits (npm run token prints it)'),
+        scopes: z.array(z.enum(Scope)).min(1),
+      }),
+    )
+    .max(10_000),
+});
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** OIDC / JWT access: tokens signed by the issuer's keys (its JWKS), for this audience. */
+export interface JwtSettings {
+  issuer: string;
+  audience: string;
+  jwksUrl: string;
+}
+
+export class Auth {
+  private readonly byHash = new Map<string, Principal>();
+  private readonly jwks: ReturnType<typeof createRemoteJWKSet> | null;
+
+  constructor(
+    tokens: { name: string; sha256: string; scopes: Scope[] }[],
+    private readonly ingestKey?: string,
+    private readonly jwt?: JwtSettings,
+  ) {
+    for (const t of tokens) this.byHash.set(t.sha256.toLowerCase(), { name: t.name, scopes: [...new Set(t.scopes)] });
+    this.jwks = jwt ? createRemoteJWKSet(new URL(jwt.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 }) : null;
+  }
+
+  /** True when a tokens file or a JWT issuer is in force: every route but health needs a token. */
+  get enabled(): boolean {
+    return this.byHash.size > 0 || this.jwks !== null;
+  }
+
+  /**
+   * The principal a request may act as for `scope`; null when the route is open (no tokens, and
+   * no ingest key for ingestion). Throws UNAUTHENTICATED (401) or FORBIDDEN (403).
+   */
+  async check(req: FastifyRequest, scope: Scope): Promise<Principal | null> {
+    const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    if (!this.enabled) {
+      if (scope !== Scope.INGEST || !this.ingestKey) return null;
+      if (token !== undefined && sha256(token) === sha256(this.ingestKey)) return { name: 'ingest-key', scopes: [Scope.INGEST] };
+      throw unauthenticated('missing or invalid ingest key: send Authorization: Bearer <key>');
+    }
+    if (token === undefined) throw unauthenticated('missing token: send Authorization: Bearer <token>');
+    const principal =
+      this.byHash.get(sha256(token)) ??
+      (this.ingestKey && sha256(token) === sha256(this.ingestKey) ? { name: 'ingest-key', scopes: [Scope.INGEST] } : undefined) ??
+      (await this.verifyJwt(token));
+    if (!principal) throw unauthenticated('invalid token: send Authorization: Bearer <token>');
+    if (!principal.scopes.includes(scope)) throw forbidden(`token "${principal.name}" lacks the scope "${scope}" this route needs`);
+    return principal;
+  }
+
+  /**
+   * A JWT from the configured issuer for the configured audience, signed by a key of its JWKS and
+   * not expired; its scopes from the `scope` claim (space-separated) or `scp` (a list), its name
+   * from `sub`. Null when it is not such a token (the reason is not told to the client).
+   */
+  private async verifyJwt(token: string): Promise<Principal | undefined> {
+    if (!this.jwks || !this.jwt || token.split('.').length !== 3) return undefined;
+    try {
+      const { payload } = await jwtVerify(token, this.jwks, { issuer: this.jwt.issuer, audience: this.jwt.audience, clockTolerance: 30 });
+      const claimed = typeof payload.scope === 'string' ? payload.scope.split(' ') : Array.isArray(payload.scp) ? (payload.scp as unknown[]).map(String) : [];
+      const scopes = claimed.map((s) => s.replace(/^tributary[:.]/, '')).filter((s): s is Scope => (Object.values(Scope) as string[]).includes(s));
+      return { name: `jwt:${String(payload.sub ?? 'unknown').slice(0, 200)}`, scopes };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+/** Reads and checks the tokens file (YAML or JSON); ConfigError naming every problem. */
+export function loadTokens(file: string | undefined): { name: string; sha256: string; scopes: Scope[] }[] {
+  if (!file) return [];
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(file, 'utf8'), { maxAliasCount: 100 });
+  } catch (err) {
+    throw new ConfigError(`TRIBUTARY_TOKENS_FILE: cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const parsed = fileSchema.safeParse(doc ?? {});
+  if (!parsed.success) {
+    throw new ConfigError(`TRIBUTARY_TOKENS_FILE ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`);
+  }
+  const names = parsed.data.tokens.map((t) => t.name);
+  const twice = names.filter((n, i) => names.indexOf(n) !== i);
+  if (twice.length > 0) throw new ConfigError(`TRIBUTARY_TOKENS_FILE ${file}: token name used twice: ${twice.join(', ')}`);
+  if (parsed.data.tokens.length === 0) throw new ConfigError(`TRIBUTARY_TOKENS_FILE ${file}: no tokens (remove the variable to turn access control off)`);
+  return parsed.data.tokens;
+}
+
+/** A new random token and the line that lists it in the tokens file. */
+export function newToken(name: string, scopes: string[]): { token: string; line: string } {
+  const bad = scopes.filter((s) => !(Object.values(Scope) as string[]).includes(s));
+  if (!name || scopes.length === 0 || bad.length > 0) {
+    throw new ConfigError(`usage: npm run token -- <name> <scope>[,<scope>...] with scopes among ${Object.values(Scope).join(', ')}`);
+  }
+  const token = `trb_${randomBytes(24).toString('base64url')}`;
+  return { token, line: `  - { name: ${JSON.stringify(name)}, sha256: ${sha256(token)}, scopes: [${scopes.join(', ')}] }` };
+}

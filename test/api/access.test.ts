@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
+import { ConfigError } from '../../src/config';
+import { loadTokens, newToken } from '../../src/http/auth';
+import { startService, type TestService } from '../support/app';
+import { runEvent } from '../support/events';
+import { uniquePrefix } from '../support/isolate';
+
+/**
+ * Access control with a tokens file (src/http/auth.ts): each scope enforced on each route, health
+ * open, introspection and field suggestions off by default, CORS from configuration.
+ */
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tokens-'));
+const made = {
+  ingest: newToken('spark-prod', ['ingest']),
+  read: newToken('catalog', ['read']),
+  admin: newToken('ops', ['admin', 'read']),
+};
+const file = path.join(dir, 'tokens.yaml');
+fs.writeFileSync(file, `tokens:\n${Object.values(made).map((m) => m.line).join('\n')}\n`);
+
+let svc: TestService;
+before(async () => {
+  svc = await startService({ TRIBUTARY_TOKENS_FILE: file, TRIBUTARY_CORS_ORIGINS: 'https://explorer.example' });
+});
+after(async () => {
+  await svc.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const gql = (query: string, headers: Record<string, string> = {}) => svc.post('/graphql', JSON.stringify({ query }), headers);
+
+describe('access control with a tokens file', () => {
+  it('ingestion needs a token with the ingest scope', async () => {
+    const event = JSON.stringify(runEvent(uniquePrefix('access'), { job: 'j' }));
+    const none = await svc.post('/api/v1/lineage', event);
+    assert.deepEqual([none.status, none.body.error.code], [401, 'UNAUTHENTICATED']);
+    const wrong = await svc.post('/api/v1/lineage', event, bearer('trb_not-a-token'));
+    assert.equal(wrong.status, 401);
+    const reader = await svc.post('/api/v1/lineage/batch', `[${event}]`, bearer(made.read.token));
+    assert.deepEqual([reader.status, reader.body.error.code], [403, 'FORBIDDEN']);
+    assert.match(reader.body.error.message, /token "catalog" lacks the scope "ingest"/);
+    const ok = await svc.post('/api/v1/lineage', event, bearer(made.ingest.token));
+    assert.equal(ok.status, 201);
+  });
+
+  it('GraphQL needs the read scope; introspection and field suggestions are off by default', async () => {
+    assert.equal((await gql('{ __typename }')).status, 401);
+    assert.equal((await gql('{ __typename }', bearer(made.ingest.token))).status, 403);
+    const ok = await gql('{ __typename }', bearer(made.read.token));
+    assert.deepEqual(ok.body, { data: { __typename: 'Query' } });
+    const intro = await gql('{ __schema { types { name } } }', bearer(made.read.token));
+    assert.match(intro.body.errors[0].message, /introspection .* is turned off/);
+    const typo = await gql('{ datset(id: "dataset:a:b") { id } }', bearer(made.read.token));
+    assert.equal(typo.body.errors[0].extensions.code, 'BAD_INPUT');
+    assert.doesNotMatch(typo.body.errors[0].message, /Did you mean/);
+  });
+
+  it('/metrics needs the admin scope; /healthz and /readyz stay open', async () => {
+    const metrics = (headers: Record<string, string>) => fetch(`${svc.baseUrl}/metrics`, { headers });
+    assert.equal((await metrics({})).status, 401);
+    assert.equal((await metrics(bearer(made.read.token))).status, 403);
+    assert.equal((await metrics(bearer(made.admin.token))).status, 200);
+    assert.equal((await fetch(`${svc.baseUrl}/healthz`)).status, 200);
+    assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
+  });
+
+  it('answers CORS preflights for the configured origins only', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${svc.baseUrl}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' },
+      });
+    const allowed = await preflight('https://explorer.example');
+    assert.equal(allowed.headers.get('access-control-allow-origin'), 'https://explorer.example');
+    const other = await preflight('https://evil.example');
+    assert.equal(other.headers.get('access-control-allow-origin'), null);
+  });
+});
+
+describe('rate limit per token', () => {
+  it('answers 429 LIMIT_EXCEEDED past TRIBUTARY_RATE_LIMIT requests a minute, per token; health is exempt', async () => {
+    const limited = await startService({ TRIBUTARY_TOKENS_FILE: file, TRIBUTARY_RATE_LIMIT: '3' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await limited.post('/graphql', JSON.stringify({ query: '{ __typename }' }), bearer(made.read.token))).status);
+      assert.deepEqual(statuses, [200, 200, 200, 429, 429]);
+      const over = await limited.post('/graphql', JSON.stringify({ query: '{ __typename }' }), bearer(made.read.token));
+      assert.equal(over.body.error.code, 'LIMIT_EXCEEDED');
+      assert.match(over.body.error.message, /more than 3 requests a minute/);
+      // Another token has its own budget; health checks are never limited.
+      assert.equal((await limited.post('/graphql', JSON.stringify({ query: '{ __typename }' }), bearer(made.admin.token))).status, 200);
+      for (let i = 0; i < 5; i++) assert.equal((await fetch(`${limited.baseUrl}/healthz`)).status, 200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('OIDC / JWT tokens from a configured issuer', () => {
+  it('accepts a JWT signed by a key of the issuer JWKS with the scope; refuses expired, other-audience, other-issuer and unsigned ones', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    const jwks = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] })));
+    await new Promise<void>((r) => jwks.listen(0, '127.0.0.1', r));
+    const jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
+    const issuer = 'https://idp.test.example';
+    const sign = (claims: Record<string, unknown>, opts: { aud?: string; iss?: string; exp?: string } = {}) =>
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setSubject('steward@example')
+        .setIssuer(opts.iss ?? issuer)
+        .setAudience(opts.aud ?? 'tributary')
+        .setIssuedAt()
+        .setExpirationTime(opts.exp ?? '5m')
+        .sign(privateKey);
+    const oidc = await startService({ TRIBUTARY_JWT_ISSUER: issuer, TRIBUTARY_JWT_AUDIENCE: 'tributary', TRIBUTARY_JWKS_URL: jwksUrl });
+    try {
+      const ask = async (token: string) => (await oidc.post('/graphql', JSON.stringify({ query: '{ __typename }' }), bearer(token))).status;
+      assert.equal(await ask(await sign({ scope: 'openid tributary:read' })), 200);
+      assert.equal(await ask(await sign({ scp: ['read'] })), 200);
+      assert.equal(await ask(await sign({ scope: 'tributary:ingest' })), 403, 'no read scope');
+      assert.equal(await ask(await sign({ scope: 'read' }, { exp: '-10m' })), 401, 'expired');
+      assert.equal(await ask(await sign({ scope: 'read' }, { aud: 'another-app' })), 401, 'other audience');
+      assert.equal(await ask(await sign({ scope: 'read' }, { iss: 'https://evil.example' })), 401, 'other issuer');
+      const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ iss: issuer, aud: 'tributary', scope: 'read' })).toString('base64url')}.`;
+      assert.equal(await ask(unsigned), 401, 'alg none');
+      assert.equal((await oidc.post('/graphql', JSON.stringify({ query: '{ __typename }' }))).status, 401, 'no token');
+    } finally {
+      await oidc.close();
+      jwks.close();
+    }
+  });
+});
+
+describe('the tokens file', () => {
+  it('refuses a bad file with every problem named, and a token name twice', () => {
+    const bad = path.join(dir, 'bad.yaml');
+    fs.writeFileSync(bad, 'tokens:\n  - { name: a, sha256: abc, scopes: [write] }\n');
+    assert.throws(() => loadTokens(bad), (e: unknown) => e instanceof ConfigError && /sha256/.test(e.message) && /scopes/.test(e.message));
+    fs.writeFileSync(bad, `tokens:\n${made.read.line}\n${made.read.line}\n`);
+    assert.throws(() => loadTokens(bad), /token name used twice: catalog/);
+    assert.throws(() => loadTokens(path.join(dir, 'missing.yaml')), /cannot read/);
+    assert.throws(() => newToken('x', ['write']), /scopes among ingest, read, admin/);
+    assert.deepEqual(loadTokens(file).map((t) => [t.name, t.scopes]), [
+      ['spark-prod', ['ingest']],
+      ['catalog', ['read']],
+      ['ops', ['admin', 'read']],
+    ]);
+  });
+});
