@@ -129,7 +129,7 @@ export async function createApp(
       ingestor,
       committer,
       log,
-      auth: new Auth(loadTokens(config.access.tokensFile), config.ingest.key, config.access.jwt),
+      auth: new Auth(loadTokens(config.access.tokensFile, config.access.tokens), config.ingest.key, config.access.jwt),
       corsOrigins: config.access.corsOrigins,
       ratePerMinute: config.access.ratePerMinute,
       limits: config.ingest,

@@ -53,6 +53,8 @@ const envSchema = z.object({
   TRIBUTARY_GRAPHQL_INTROSPECTION: z.enum(['true', 'false']).optional(),
   /** Bearer tokens with scopes (src/http/auth.ts); access is open without it. */
   TRIBUTARY_TOKENS_FILE: z.string().min(1).optional(),
+  /** The same as the file's text, for secret stores that set environment variables. */
+  TRIBUTARY_TOKENS: z.string().min(1).optional(),
   /** Browser origins allowed to call the API (CORS), comma-separated; `*` for any. */
   TRIBUTARY_CORS_ORIGINS: z.string().optional(),
   /** Requests per minute per token (per client address without one); unset: no limit. */
@@ -130,7 +132,7 @@ export interface Config {
   kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Access control: the tokens file (none: open reads) and the CORS origins. */
-  access: { tokensFile?: string; corsOrigins: string[]; ratePerMinute?: number; jwt?: { issuer: string; audience: string; jwksUrl: string } };
+  access: { tokensFile?: string; tokens?: string; corsOrigins: string[]; ratePerMinute?: number; jwt?: { issuer: string; audience: string; jwksUrl: string } };
   /** The identity rules file (TRIBUTARY_IDENTITY_RULES; YAML or JSON), absent for none. */
   identityRulesFile?: string;
   /** Compile the hot queries' plans in the background after start (src/graph/warmup.ts). */
@@ -193,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphql: {
       maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH,
       maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY,
-      introspection: e.TRIBUTARY_GRAPHQL_INTROSPECTION ? e.TRIBUTARY_GRAPHQL_INTROSPECTION === 'true' : !e.TRIBUTARY_TOKENS_FILE && !e.TRIBUTARY_JWT_ISSUER,
+      introspection: e.TRIBUTARY_GRAPHQL_INTROSPECTION ? e.TRIBUTARY_GRAPHQL_INTROSPECTION === 'true' : !e.TRIBUTARY_TOKENS_FILE && !e.TRIBUTARY_TOKENS && !e.TRIBUTARY_JWT_ISSUER,
       maxTokens: e.TRIBUTARY_MAX_QUERY_TOKENS,
       maxAliases: e.TRIBUTARY_MAX_QUERY_ALIASES,
       maxResponseFields: e.TRIBUTARY_MAX_RESPONSE_FIELDS,
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     access: {
       tokensFile: e.TRIBUTARY_TOKENS_FILE,
+      tokens: e.TRIBUTARY_TOKENS,
       ratePerMinute: e.TRIBUTARY_RATE_LIMIT,
       jwt:
         e.TRIBUTARY_JWT_ISSUER && e.TRIBUTARY_JWT_AUDIENCE && e.TRIBUTARY_JWKS_URL

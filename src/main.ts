@@ -73,7 +73,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
       async () => moving() && (await isSchemaApplied(c.executor, c.statements)),
       metrics,
       health ? () => health.recoverable() : undefined,
-      new Auth(loadTokens(config.access.tokensFile), config.ingest.key, config.access.jwt),
+      new Auth(loadTokens(config.access.tokensFile, config.access.tokens), config.ingest.key, config.access.jwt),
     );
     await ops.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => ops.close();

@@ -95,7 +95,10 @@ export class Auth {
       (this.ingestKey && sha256(token) === sha256(this.ingestKey) ? { name: 'ingest-key', scopes: [Scope.INGEST] } : undefined) ??
       (await this.verifyJwt(token));
     if (!principal) throw unauthenticated('invalid token: send Authorization: Bearer <token>');
-    if (!principal.scopes.includes(scope)) throw forbidden(`token "${principal.name}" lacks the scope "${scope}" this route needs`);
+    if (!principal.scopes.includes(scope)) {
+      req.principal = principal; // the refusal is logged under its name too
+      throw forbidden(`token "${principal.name}" lacks the scope "${scope}" this route needs`);
+    }
     return principal;
   }
 
@@ -117,15 +120,19 @@ export class Auth {
   }
 }
 
-/** Reads and checks the tokens file (YAML or JSON); ConfigError naming every problem. */
-export function loadTokens(file: string | undefined): { name: string; sha256: string; scopes: Scope[] }[] {
-  if (!file) return [];
+/**
+ * Reads and checks the tokens (YAML or JSON) from the file, or else from the text of TRIBUTARY_TOKENS
+ * (for secret stores that hand out environment variables); ConfigError naming every problem.
+ */
+export function loadTokens(file: string | undefined, inline?: string): { name: string; sha256: string; scopes: Scope[] }[] {
+  if (!file && !inline) return [];
   let doc: unknown;
   try {
-    doc = parseYaml(readFileSync(file, 'utf8'), { maxAliasCount: 100 });
+    doc = parseYaml(file ? readFileSync(file, 'utf8') : inline!, { maxAliasCount: 100 });
   } catch (err) {
-    throw new ConfigError(`TRIBUTARY_TOKENS_FILE: cannot read ${file}: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigError(`TRIBUTARY_TOKENS${file ? '_FILE' : ''}: cannot read ${file ?? 'the tokens'}: ${(err as Error).message.split('\n')[0]}`);
   }
+  file ??= 'TRIBUTARY_TOKENS';
   const parsed = fileSchema.safeParse(doc ?? {});
   if (!parsed.success) {
     throw new ConfigError(`TRIBUTARY_TOKENS_FILE ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`);

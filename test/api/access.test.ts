@@ -25,9 +25,14 @@ const made = {
 const file = path.join(dir, 'tokens.yaml');
 fs.writeFileSync(file, `tokens:\n${Object.values(made).map((m) => m.line).join('\n')}\n`);
 
+/** The service's info lines (the access log), as logged. */
+const logged: { msg: string; fields?: Record<string, unknown> }[] = [];
+const quiet = () => {};
+const capture = { debug: quiet, warn: quiet, error: quiet, info: (msg: string, fields?: Record<string, unknown>) => void logged.push({ msg, fields }) };
+
 let svc: TestService;
 before(async () => {
-  svc = await startService({ TRIBUTARY_TOKENS_FILE: file, TRIBUTARY_CORS_ORIGINS: 'https://explorer.example' });
+  svc = await startService({ TRIBUTARY_TOKENS_FILE: file, TRIBUTARY_CORS_ORIGINS: 'https://explorer.example' }, capture);
 });
 after(async () => {
   await svc.close();
@@ -61,6 +66,22 @@ describe('access control with a tokens file', () => {
     const typo = await gql('{ datset(id: "dataset:a:b") { id } }', bearer(made.read.token));
     assert.equal(typo.body.errors[0].extensions.code, 'BAD_INPUT');
     assert.doesNotMatch(typo.body.errors[0].message, /Did you mean/);
+  });
+
+  it('logs one access line per authenticated request, refused ones too (who, what, status, time), never the token', async () => {
+    logged.length = 0;
+    await svc.post('/graphql', JSON.stringify({ query: 'query Probe { __typename }', operationName: 'Probe' }), bearer(made.read.token));
+    await svc.post('/graphql', JSON.stringify({ query: '{ __typename }' }), bearer(made.ingest.token));
+    const lines = logged.filter((l) => l.msg === 'access');
+    assert.deepEqual(
+      lines.map((l) => ({ ...l.fields, ms: typeof l.fields?.ms })),
+      [
+        { who: 'catalog', method: 'POST', route: '/graphql', operation: 'Probe', status: 200, ms: 'number' },
+        { who: 'spark-prod', method: 'POST', route: '/graphql', status: 403, ms: 'number' },
+      ],
+    );
+    const text = JSON.stringify(logged);
+    for (const m of Object.values(made)) assert.ok(!text.includes(m.token), 'no token in the logs');
   });
 
   it('/metrics needs the admin scope; /healthz and /readyz stay open', async () => {
@@ -148,6 +169,11 @@ describe('the tokens file', () => {
     fs.writeFileSync(bad, `tokens:\n${made.read.line}\n${made.read.line}\n`);
     assert.throws(() => loadTokens(bad), /token name used twice: catalog/);
     assert.throws(() => loadTokens(path.join(dir, 'missing.yaml')), /cannot read/);
+    // The same text from TRIBUTARY_TOKENS (a secret store's environment variable).
+    assert.deepEqual(loadTokens(undefined, JSON.stringify({ tokens: [{ name: 'env', sha256: 'a'.repeat(64), scopes: ['read'] }] })), [
+      { name: 'env', sha256: 'a'.repeat(64), scopes: ['read'] },
+    ]);
+    assert.throws(() => loadTokens(undefined, '{tokens: [}'), /TRIBUTARY_TOKENS: cannot read/);
     assert.throws(() => newToken('x', ['write']), /scopes among ingest, read, admin/);
     assert.deepEqual(loadTokens(file).map((t) => [t.name, t.scopes]), [
       ['spark-prod', ['ingest']],

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/log';
+import { createLogger, type Logger } from '../../src/log';
 import { createApp, type App } from '../../src/app';
 
 /**
@@ -17,10 +17,10 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startService(env: Record<string, string> = {}, log: Logger = createLogger('error')): Promise<TestService> {
   const config = loadConfig({ ...process.env, ...env });
   if (!config.neo4j) throw new Error('tests need NEO4J_URI: run them with `npm test` (test/run.ts starts Neo4j)');
-  const app = await createApp(config, createLogger('error'));
+  const app = await createApp(config, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
