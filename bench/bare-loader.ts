@@ -1,6 +1,6 @@
 import type { Driver } from 'neo4j-driver';
 import type { CompactPlan } from '../src/ingest/compact';
-import type { FacetRow } from '../src/ingest/plan';
+import type { FacetRow } from '../src/ingest/plan-rows';
 
 /**
  * The lower bound of ingestion: the graph the projection writes — the same nodes, relationships

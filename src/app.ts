@@ -8,7 +8,7 @@ import { loadQueries } from './graph/queries';
 import { warmUpPlans, warmUpShapes } from './graph/warmup';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
-import { Auth, loadTokens } from './http/auth';
+import { authFromConfig } from './http/auth';
 import { buildServer } from './http/server';
 import { GroupCommitter } from './ingest/group-commit';
 import { checkRulesState, loadRules } from './ingest/identity-rules';
@@ -129,7 +129,7 @@ export async function createApp(
       ingestor,
       committer,
       log,
-      auth: new Auth(loadTokens(config.access.tokensFile, config.access.tokens), config.ingest.key, config.access.jwt),
+      auth: authFromConfig(config),
       corsOrigins: config.access.corsOrigins,
       ratePerMinute: config.access.ratePerMinute,
       limits: config.ingest,

@@ -8,7 +8,7 @@ import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/
 import { Neo4jSupervisor } from './graph/embedded/supervisor';
 import { isSchemaApplied } from './graph/schema';
 import { printGraphqlSchema } from './graphql/schema';
-import { Auth, loadTokens, newToken } from './http/auth';
+import { authFromConfig, newToken } from './http/auth';
 import { addOpsRoutes } from './http/server';
 import { KafkaWorker } from './ingest/kafka-worker';
 import { ingestNdjson } from './ingest/ndjson';
@@ -73,7 +73,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
       async () => moving() && (await isSchemaApplied(c.executor, c.statements)),
       metrics,
       health ? () => health.recoverable() : undefined,
-      new Auth(loadTokens(config.access.tokensFile, config.access.tokens), config.ingest.key, config.access.jwt),
+      authFromConfig(config),
     );
     await ops.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => ops.close();

@@ -14,7 +14,27 @@ export interface GateLimits {
   maxTokens: number;
 }
 
+/**
+ * Documents that passed, so that a client repeating its queries (dashboards, the explorer) costs
+ * one parse here, as Apollo's own document cache does there. Bounded: short texts only, emptied
+ * when full.
+ */
+const passed = new Set<string>();
+const CACHE_ENTRIES = 1000;
+const CACHE_TEXT = 10_000;
+
 export function checkDocument(query: string, limits: GateLimits): AppError | null {
+  const key = `${limits.maxTokens}\u0000${query}`;
+  if (passed.has(key)) return null;
+  const refused = check(query, limits);
+  if (refused === null && query.length <= CACHE_TEXT) {
+    if (passed.size >= CACHE_ENTRIES) passed.clear();
+    passed.add(key);
+  }
+  return refused;
+}
+
+function check(query: string, limits: GateLimits): AppError | null {
   let document: DocumentNode;
   try {
     document = parse(query, { maxTokens: limits.maxTokens, noLocation: true });

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyRequest } from 'fastify';
-import { parse as parseYaml } from 'yaml';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { ConfigError } from '../config';
+import { ConfigError, describeIssues, parseSettingsDocument, type Config } from '../config';
 import { forbidden, unauthenticated } from '../errors';
 
 /**
@@ -63,13 +62,16 @@ export interface JwtSettings {
 export class Auth {
   private readonly byHash = new Map<string, Principal>();
   private readonly jwks: ReturnType<typeof createRemoteJWKSet> | null;
+  /** TRIBUTARY_INGEST_KEY, as one more ingest token. */
+  private readonly ingestKeyHash: string | null;
 
   constructor(
     tokens: { name: string; sha256: string; scopes: Scope[] }[],
-    private readonly ingestKey?: string,
+    ingestKey?: string,
     private readonly jwt?: JwtSettings,
   ) {
     for (const t of tokens) this.byHash.set(t.sha256.toLowerCase(), { name: t.name, scopes: [...new Set(t.scopes)] });
+    this.ingestKeyHash = ingestKey ? sha256(ingestKey) : null;
     this.jwks = jwt ? createRemoteJWKSet(new URL(jwt.jwksUrl), { timeoutDuration: 5000, cooldownDuration: 30_000 }) : null;
   }
 
@@ -84,16 +86,15 @@ export class Auth {
    */
   async check(req: FastifyRequest, scope: Scope): Promise<Principal | null> {
     const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    const hash = token === undefined ? null : sha256(token);
+    const ingestKey = hash !== null && hash === this.ingestKeyHash ? { name: 'ingest-key', scopes: [Scope.INGEST] } : undefined;
     if (!this.enabled) {
-      if (scope !== Scope.INGEST || !this.ingestKey) return null;
-      if (token !== undefined && sha256(token) === sha256(this.ingestKey)) return { name: 'ingest-key', scopes: [Scope.INGEST] };
+      if (scope !== Scope.INGEST || !this.ingestKeyHash) return null;
+      if (ingestKey) return ingestKey;
       throw unauthenticated('missing or invalid ingest key: send Authorization: Bearer <key>');
     }
-    if (token === undefined) throw unauthenticated('missing token: send Authorization: Bearer <token>');
-    const principal =
-      this.byHash.get(sha256(token)) ??
-      (this.ingestKey && sha256(token) === sha256(this.ingestKey) ? { name: 'ingest-key', scopes: [Scope.INGEST] } : undefined) ??
-      (await this.verifyJwt(token));
+    if (token === undefined || hash === null) throw unauthenticated('missing token: send Authorization: Bearer <token>');
+    const principal = this.byHash.get(hash) ?? ingestKey ?? (await this.verifyJwt(token));
     if (!principal) throw unauthenticated('invalid token: send Authorization: Bearer <token>');
     if (!principal.scopes.includes(scope)) {
       req.principal = principal; // the refusal is logged under its name too
@@ -120,6 +121,11 @@ export class Auth {
   }
 }
 
+/** The access control a configuration describes (tokens file or text, ingest key, JWT issuer). */
+export function authFromConfig(config: Config): Auth {
+  return new Auth(loadTokens(config.access.tokensFile, config.access.tokens), config.ingest.key, config.access.jwt);
+}
+
 /**
  * Reads and checks the tokens (YAML or JSON) from the file, or else from the text of TRIBUTARY_TOKENS
  * (for secret stores that hand out environment variables); ConfigError naming every problem.
@@ -128,14 +134,14 @@ export function loadTokens(file: string | undefined, inline?: string): { name: s
   if (!file && !inline) return [];
   let doc: unknown;
   try {
-    doc = parseYaml(file ? readFileSync(file, 'utf8') : inline!, { maxAliasCount: 100 });
+    doc = parseSettingsDocument(file ? readFileSync(file, 'utf8') : inline!);
   } catch (err) {
-    throw new ConfigError(`TRIBUTARY_TOKENS${file ? '_FILE' : ''}: cannot read ${file ?? 'the tokens'}: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigError(`TRIBUTARY_TOKENS${file ? '_FILE' : ''}: cannot read ${file ?? 'the tokens'}: ${(err as Error).message}`);
   }
   file ??= 'TRIBUTARY_TOKENS';
-  const parsed = fileSchema.safeParse(doc ?? {});
+  const parsed = fileSchema.safeParse(doc);
   if (!parsed.success) {
-    throw new ConfigError(`TRIBUTARY_TOKENS_FILE ${file}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`);
+    throw new ConfigError(`TRIBUTARY_TOKENS_FILE ${file}: ${describeIssues(parsed.error.issues)}`);
   }
   const names = parsed.data.tokens.map((t) => t.name);
   const twice = names.filter((n, i) => names.indexOf(n) !== i);

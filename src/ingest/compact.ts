@@ -9,7 +9,7 @@ import type {
   ProjectionPlan,
   RunRow,
   SymlinkRow,
-} from './plan';
+} from './plan-rows';
 
 /**
  * Reduces a plan to one row per graph key, so that each write query touches every node or

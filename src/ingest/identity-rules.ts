@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../config';
+import { ConfigError, describeIssues, parseSettingsDocument } from '../config';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { IdentityRuleKind } from '../lineage/types';
@@ -80,10 +79,7 @@ function hostGlob(pattern: string): RegExp {
 /** Parses and checks a rules document (already decoded from YAML/JSON); throws ConfigError with every problem. */
 export function compileRules(doc: unknown, source = 'identity rules'): IdentityRules {
   const parsed = fileSchema.safeParse(doc ?? {});
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new ConfigError(`invalid ${source}: ${problems.join('; ')}`);
-  }
+  if (!parsed.success) throw new ConfigError(`invalid ${source}: ${describeIssues(parsed.error.issues)}`);
   const f = parsed.data;
   const problems: string[] = [];
   const names = new Set<string>();
@@ -148,9 +144,9 @@ export function loadRules(file: string | undefined): IdentityRules {
   }
   let doc: unknown;
   try {
-    doc = parseYaml(text, { maxAliasCount: 100 });
+    doc = parseSettingsDocument(text);
   } catch (err) {
-    throw new ConfigError(`TRIBUTARY_IDENTITY_RULES: ${file} is not valid YAML or JSON: ${(err as Error).message.split('\n')[0]}`);
+    throw new ConfigError(`TRIBUTARY_IDENTITY_RULES: ${file} is not valid YAML or JSON: ${(err as Error).message}`);
   }
   return compileRules(doc, `TRIBUTARY_IDENTITY_RULES file ${file}`);
 }

@@ -154,11 +154,12 @@ export class KafkaWorker {
         this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: 'rejected' });
       }
     }
-    if (!this.storingSince.has(`${topic}/${partition}`)) this.storingSince.set(`${topic}/${partition}`, Date.now());
+    const key = `${topic}/${partition}`;
+    if (!this.storingSince.has(key)) this.storingSince.set(key, Date.now());
     for (let attempt = 0; ; attempt++) {
       try {
         const outcomes = await this.ingestor.ingest(items.map((i) => i.item));
-        this.storingSince.delete(`${topic}/${partition}`);
+        this.storingSince.delete(key);
         outcomes.forEach((o, k) => {
           this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: outcomeLabel(o) });
           if (!o.ok) dead.push({ message: items[k]!.message, reason: reasonCode(o.error), detail: reasonOf(o.error.message, o.error.details) });
@@ -181,7 +182,7 @@ export class KafkaWorker {
         }
         for (let waited = 0; waited < wait; waited += 500) {
           if (!active()) {
-            this.storingSince.delete(`${topic}/${partition}`); // no longer ours (rebalance or stop)
+            this.storingSince.delete(key); // no longer ours (rebalance or stop)
             return false;
           }
           await heartbeat().catch(() => undefined);

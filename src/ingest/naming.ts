@@ -145,3 +145,22 @@ function kafkaClusterOf(brokers: string[], rules: IdentityRules): { name: string
   }
   return null;
 }
+
+/**
+ * One normalisation step of a raw spelling, as stored on a dataset node (a set of these strings, so
+ * JSON with a fixed key order): `{namespace, name}` as sent, the step's code, rule and message.
+ */
+export function normalisationEntry(namespace: string, name: string, step: NameStep): string {
+  return JSON.stringify({ namespace, name, code: step.code, rule: step.rule, message: step.message });
+}
+
+/** A stored normalisation entry (normalisationEntry), or null for an entry of an older graph. */
+export function parseNormalisation(entry: string): ({ namespace: string; name: string } & NameStep) | null {
+  try {
+    const v = JSON.parse(entry) as Record<string, unknown>;
+    if (typeof v.namespace !== 'string' || typeof v.name !== 'string' || typeof v.code !== 'string') return null;
+    return { namespace: v.namespace, name: v.name, code: v.code as NormalisationCode, rule: (v.rule as string | null) ?? null, message: String(v.message) };
+  } catch {
+    return null;
+  }
+}

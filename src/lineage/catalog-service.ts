@@ -3,7 +3,7 @@ import { Query } from '../graph/queries';
 import { badInput } from '../errors';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkFirst } from './common';
-import { parseNormalisation } from './identity-service';
+import { parseNormalisation } from '../ingest/naming';
 import type { DatasetRecord, EntityKind, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord, SearchMatch } from './types';
 
 /** A run and a dataset: which run wrote (or read) that dataset. */

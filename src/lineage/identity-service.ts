@@ -2,7 +2,7 @@ import { notFound } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { datasetId, parseIdOfKind } from '../ids';
-import { normaliseDatasetName, type IdentityRules } from '../ingest/naming';
+import { normaliseDatasetName, parseNormalisation, type IdentityRules } from '../ingest/naming';
 import { checkFirst, cmp } from './common';
 import { EntityKind, type IdentityRuleKind, NameSource, type NormalisationCode } from './types';
 
@@ -84,17 +84,6 @@ interface NameRow {
   fieldId: string | null;
   hops?: number;
   via?: SymlinkDeclaration & { from: string; to: string };
-}
-
-/** A stored normalisation entry (plan.ts normalisationEntry); null for entries of older graphs. */
-export function parseNormalisation(entry: string): ({ namespace: string; name: string } & NormalisationStep) | null {
-  try {
-    const v = JSON.parse(entry) as Record<string, unknown>;
-    if (typeof v.namespace !== 'string' || typeof v.name !== 'string' || typeof v.code !== 'string') return null;
-    return { namespace: v.namespace, name: v.name, code: v.code as NormalisationCode, rule: (v.rule as string | null) ?? null, message: String(v.message) };
-  } catch {
-    return null;
-  }
 }
 
 /** RAW names of one node, from its normalisation entries (sorted by spelling). */

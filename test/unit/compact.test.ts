@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { compactPlan } from '../../src/ingest/compact';
-import { emptyPlan, planEvent } from '../../src/ingest/plan';
+import { planEvent } from '../../src/ingest/plan';
+import { emptyPlan } from '../../src/ingest/plan-rows';
 import { validateEvent } from '../../src/ingest/validate';
 import { docsOf } from '../support/corpus';
 
