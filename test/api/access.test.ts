@@ -84,6 +84,24 @@ describe('access control with a tokens file', () => {
     for (const m of Object.values(made)) assert.ok(!text.includes(m.token), 'no token in the logs');
   });
 
+  it('hostile credentials: a huge header, an empty bearer, many concurrent mixed tokens: 4xx each, never 5xx', async () => {
+    const huge = await fetch(`${svc.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${'x'.repeat(60_000)}` },
+      body: JSON.stringify({ query: '{ __typename }' }),
+    });
+    assert.ok(huge.status === 401 || huge.status === 431, String(huge.status));
+    assert.equal((await gql('{ __typename }', { authorization: 'Bearer ' })).status, 401);
+    assert.equal((await gql('{ __typename }', { authorization: `Basic ${made.read.token}` })).status, 401);
+    const tokens = [made.read.token, made.ingest.token, 'trb_wrong', made.admin.token];
+    const expected = [200, 403, 401, 200];
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => gql('{ __typename }', bearer(tokens[i % 4]!))));
+    assert.deepEqual(
+      answers.map((a) => a.status),
+      Array.from({ length: 40 }, (_, i) => expected[i % 4]),
+    );
+  });
+
   it('/metrics needs the admin scope; /healthz and /readyz stay open', async () => {
     const metrics = (headers: Record<string, string>) => fetch(`${svc.baseUrl}/metrics`, { headers });
     assert.equal((await metrics({})).status, 401);

@@ -71,6 +71,11 @@ describe('hostile reads', () => {
     assert.deepEqual(uni.data.search.hits.filter((h: { id: string }) => h.id.includes(ns)), [{ id: datasetId(ns, 'Straße.日本_orders'), match: 'EXACT' }]);
     const emoji = await svc.graphql(`{ search(text: "🦀 orders") { total } }`);
     assert.equal(emoji.errors, undefined, JSON.stringify(emoji.errors));
+    // lineageBreaks scoped by a huge, a unicode or a Cypher-looking prefix: an answer (empty), never an error.
+    for (const prefix of ['x'.repeat(100_000), 'Straße/日本/🦀', "') DETACH DELETE n //"]) {
+      const res = await svc.graphql(`query($ns: String) { lineageBreaks(namespace: $ns) { sources { id } sinks { id } probableMatches { sourceId } } }`, { ns: prefix });
+      assert.deepEqual(res, { data: { lineageBreaks: { sources: [], sinks: [], probableMatches: [] } } }, prefix.slice(0, 40));
+    }
   });
 
   it('identity answers NOT_FOUND for unknown, huge and unicode names, and the name under a unicode one', async () => {
@@ -113,7 +118,8 @@ describe('reads while Neo4j goes away', () => {
     await app.server.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
     const gql = async (query: string) => (await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json() as Promise<any>;
-    const Q = `{ search(text: "orders") { total } trace(nodeId: "${fieldId('n', 'd', 'f')}") { depth } }`;
+    const Q = `{ search(text: "orders") { total } trace(nodeId: "${fieldId('n', 'd', 'f')}") { depth }
+      identity(id: "${datasetId('n', 'd')}") { id } lineageBreaks(namespace: "n") { truncated } }`;
     try {
       assert.equal((await gql(Q)).errors[0].extensions.code, 'NOT_FOUND');
       await neo4j.stop();
