@@ -20,8 +20,14 @@ type Edge = { from: string; to: string; key?: Props; props: Props };
 const props = (row: object, omit: string[] = []): Props =>
   Object.fromEntries(Object.entries(row).filter(([k, v]) => k !== 'facets' && !omit.includes(k) && (typeof v !== 'object' || v === null || Array.isArray(v))));
 
+/** Stored like the projection stores them: three parallel lists in key order (compact plans are sorted). */
 const facetProps = (facets: FacetRow[]): Props =>
-  Object.assign({}, ...facets.map((f) => ({ [`facet.${f.key}`]: f.value, [`facetAt.${f.key}`]: f.at, ...f.derived })));
+  Object.assign(
+    facets.length
+      ? { facetKeys: facets.map((f) => f.key), facetValues: facets.map((f) => f.value ?? ''), facetTimes: facets.map((f) => f.at) }
+      : {},
+    ...facets.map((f) => f.derived),
+  );
 
 const nodeRows = (p: CompactPlan, events: { id: string; raw: string }[]): [Kind, { id: string; props: Props }[]][] => {
   const jobs = p.jobs.map((j) => ({ id: j.id, props: { ...props(j), ...facetProps(j.facets) } }));

@@ -6,6 +6,8 @@ import { createDriver, waitForConnectivity } from './graph/driver';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { warmUpPlans, warmUpShapes } from './graph/warmup';
+import { readTls } from './http/tls';
+import { migrateFacetStorage } from './ingest/facet-storage';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
 import { authFromConfig } from './http/auth';
@@ -79,6 +81,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       available: health ? () => health.available() : undefined,
     });
     await applySchema(executor, statements);
+    await migrateFacetStorage(executor, log);
     if (rules.count > 0) log.info('identity rules loaded', { file: config.identityRulesFile, rules: rules.count });
     const stale = await checkRulesState(executor, rules);
     if (stale) log.warn(stale, { file: config.identityRulesFile ?? null });
@@ -136,6 +139,7 @@ export async function createApp(
       queryLimits: config.graphql,
       walkCaps: config.lineage,
       metrics,
+      tls: readTls(config.http.tls),
       ready: async () => alsoReady() && (await isSchemaApplied(executor, statements)),
       live: health ? () => health.recoverable() : undefined,
     });

@@ -18,6 +18,9 @@ const positiveInt = z.coerce.number().int().positive();
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** Serve HTTPS with this certificate chain and private key (PEM files); plain HTTP when unset. */
+  TRIBUTARY_TLS_CERT: z.string().min(1).optional(),
+  TRIBUTARY_TLS_KEY: z.string().min(1).optional(),
   /** When set, Tributary connects to this Neo4j (bolt://, neo4j://, +s/+ssc variants) and starts none. */
   NEO4J_URI: z
     .string()
@@ -112,7 +115,8 @@ export interface EmbeddedNeo4jSettings {
 }
 
 export interface Config {
-  http: { host: string; port: number };
+  /** tls: PEM file paths; the service (and a worker's ops port) speaks HTTPS when set. */
+  http: { host: string; port: number; tls?: { certFile: string; keyFile: string } };
   /** Absent means: start the embedded Neo4j. */
   neo4j?: Neo4jConnection;
   embedded: EmbeddedNeo4jSettings;
@@ -164,11 +168,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (!e.TRIBUTARY_TLS_CERT !== !e.TRIBUTARY_TLS_KEY) {
+    throw new ConfigError('invalid configuration: TRIBUTARY_TLS_CERT and TRIBUTARY_TLS_KEY go together (PEM files)');
+  }
   if (e.TRIBUTARY_DEFAULT_DEPTH > e.TRIBUTARY_MAX_DEPTH) {
     throw new ConfigError('invalid configuration: TRIBUTARY_DEFAULT_DEPTH exceeds TRIBUTARY_MAX_DEPTH');
   }
   return {
-    http: { host: e.HOST, port: e.PORT },
+    http: {
+      host: e.HOST,
+      port: e.PORT,
+      tls: e.TRIBUTARY_TLS_CERT && e.TRIBUTARY_TLS_KEY ? { certFile: path.resolve(e.TRIBUTARY_TLS_CERT), keyFile: path.resolve(e.TRIBUTARY_TLS_KEY) } : undefined,
+    },
     neo4j: e.NEO4J_URI
       ? { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE }
       : undefined,

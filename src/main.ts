@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import fs from 'node:fs';
-import Fastify from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createApp, createCore, type App, type Core } from './app';
 import { createDriver } from './graph/driver';
@@ -10,6 +10,7 @@ import { isSchemaApplied } from './graph/schema';
 import { printGraphqlSchema } from './graphql/schema';
 import { authFromConfig, newToken } from './http/auth';
 import { addOpsRoutes } from './http/server';
+import { readTls } from './http/tls';
 import { KafkaWorker } from './ingest/kafka-worker';
 import { ingestNdjson } from './ingest/ndjson';
 import { reproject } from './ingest/reproject';
@@ -37,6 +38,8 @@ type Shape = 'serve' | 'api' | 'worker';
  */
 async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   if (shape === 'worker' && !config.kafka) throw new ConfigError('the worker needs KAFKA_BROKERS');
+  // Certificate problems stop the start before Neo4j is provisioned.
+  const tls = readTls(config.http.tls);
   let embedded: Neo4jSupervisor | null = null;
   let closeHttp: (() => Promise<unknown>) | null = null;
   let core: Core | null = null;
@@ -66,7 +69,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   let warmUp: Core['warmUp'];
   if (shape === 'worker') {
     const c = (core = await createCore(config, log, metrics, health));
-    const ops = Fastify({ logger: false });
+    const ops = Fastify({ logger: false, ...(tls ? { https: tls } : {}) }) as unknown as FastifyInstance;
     const moving = () => !worker || worker.stuck().length === 0;
     addOpsRoutes(
       ops,
@@ -93,7 +96,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   }
   log.info('Tributary running', {
     shape,
-    url: `http://${config.http.host}:${config.http.port}`,
+    url: `${config.http.tls ? 'https' : 'http'}://${config.http.host}:${config.http.port}`,
     neo4j: config.neo4j!.uri,
     embedded: embedded !== null,
     kafka: worker ? { topic: config.kafka!.topic, group: config.kafka!.groupId } : null,

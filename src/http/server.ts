@@ -9,6 +9,7 @@ import { formatError } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import { createHash } from 'node:crypto';
+import type { TlsMaterial } from './tls';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { Scope, type Auth, type Principal } from './auth';
@@ -50,6 +51,8 @@ export interface ServerDeps {
   /** The server's traversal caps, for the cost estimate. */
   walkCaps: WalkCaps;
   metrics: Metrics;
+  /** Serve HTTPS with these (src/http/tls.ts); plain HTTP when absent. */
+  tls?: TlsMaterial;
 }
 
 /**
@@ -77,7 +80,7 @@ export function addOpsRoutes(
 
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const bodyLimit = Math.max(deps.limits.maxEventBytes, deps.limits.maxBatchBytes);
-  const app = Fastify({ logger: false, bodyLimit, return503OnClosing: true });
+  const app = Fastify({ logger: false, bodyLimit, return503OnClosing: true, ...(deps.tls ? { https: deps.tls } : {}) }) as unknown as FastifyInstance;
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const { status, body } = errorResponse(err, deps.log, `${req.method} ${req.url}`);
     // OpenLineage clients and proxies retry 503s; say when.

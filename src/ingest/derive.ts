@@ -2,7 +2,7 @@
  * Typed node properties derived from one facet each. Every facet key maps to a fixed set of
  * property names; a facet that is absent from the derivation gives null for each of them, so a
  * later deletion (`_deleted: true`) clears what an earlier version set. Facets not listed here
- * derive nothing; they are still kept whole as JSON (`facet.<key>` properties).
+ * derive nothing; they are still kept whole as JSON (the `facetValues` list, merge-facets.cypher).
  */
 type Facet = Record<string, unknown>;
 type Derivation = Record<string, (f: Facet) => unknown>;

@@ -4,7 +4,7 @@
  * Cypher uses it to make the result independent of arrival order.
  */
 
-/** One facet of one node (or edge) as of one event. Stored as `facet.<key>` / `facetAt.<key>`. */
+/** One facet of one node (or edge) as of one event. Stored in the facetKeys/facetValues/facetTimes lists (merge-facets.cypher). */
 export interface FacetRow {
   key: string;
   /** The facet's JSON; null when the event deletes it (`_deleted: true`). */

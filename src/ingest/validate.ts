@@ -80,14 +80,17 @@ export const MAX_NESTING = 64;
 export const MAX_NAME_BYTES = 1000;
 /** Longest facet key, in characters. */
 export const MAX_FACET_KEY = 200;
+/** Most facets in one `facets`, `inputFacets` or `outputFacets` object (the corpus has at most 11). */
+export const MAX_FACETS = 100;
 
 /**
  * The checks that must run before anything recursive touches an event (validation, canonical JSON,
  * the projection), without recursion itself: nesting depth (NESTING_TOO_DEEP), the length of every
  * string under a `namespace`, `name` or `field` key (NAME_TOO_LONG: names become node ids, which
- * Neo4j indexes up to about 4 KB), and facet keys (INVALID_FACET_KEY: empty, longer than
- * MAX_FACET_KEY, or with control characters; they become property keys), and names with a lone
- * surrogate (INVALID_NAME).
+ * Neo4j indexes up to about 4 KB), facet keys (INVALID_FACET_KEY: empty, longer than
+ * MAX_FACET_KEY, or with control characters; they name facets in API answers), more than
+ * MAX_FACETS facets in one object (TOO_MANY_FACETS: every one is stored on its node), and names
+ * with a lone surrogate (INVALID_NAME).
  */
 function checkStructure(doc: object): void {
   const stack: { value: unknown; depth: number; path: string; key: string }[] = [{ value: doc, depth: 1, path: '', key: '' }];
@@ -112,7 +115,9 @@ function checkStructure(doc: object): void {
       continue;
     }
     const facetMap = key === 'facets' || key === 'inputFacets' || key === 'outputFacets';
-    for (const [k, v] of Object.entries(value)) {
+    const entries = Object.entries(value);
+    if (facetMap && entries.length > MAX_FACETS) fail(path, `more than ${MAX_FACETS} facets in one object (${entries.length})`, 'TOO_MANY_FACETS');
+    for (const [k, v] of entries) {
       const at = path ? `${path}.${k}` : k;
       if (facetMap && (k.length === 0 || k.length > MAX_FACET_KEY || /[\u0000-\u001f\u007f]/.test(k))) {
         fail(at, `a facet key must have 1 to ${MAX_FACET_KEY} characters and no control characters`, 'INVALID_FACET_KEY');
@@ -170,7 +175,8 @@ export function normaliseEventTime(text: string): string {
  *   INVALID_RUN_ID       run.runId is not a UUID
  *   INVALID_FACET        a standard facet breaks its schema, or a facet is not an object
  *   INVALID_FIELD        any other field of the wrong type or value
- * and, before validation (checkStructure): NESTING_TOO_DEEP, NAME_TOO_LONG, INVALID_NAME, INVALID_FACET_KEY.
+ * and, before validation (checkStructure): NESTING_TOO_DEEP, NAME_TOO_LONG, INVALID_NAME, INVALID_FACET_KEY,
+ *   TOO_MANY_FACETS.
  */
 export function rejectionReason(path: string, message: string): string {
   if (/received undefined/.test(message) && !/facets\./i.test(path)) return 'MISSING_FIELD';

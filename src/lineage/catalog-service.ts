@@ -14,7 +14,7 @@ export interface RunLink {
 
 type WithFacetPairs<T> = Omit<T, 'facets'> & { facets: [string, string | null][] };
 
-/** `[[key, json], ...]` as stored (facet.<key> properties) → `{key: parsed}`. */
+/** `[[key, json], ...]` as read (*-by-id.cypher, from the facet lists) → `{key: parsed}`. */
 function facetsOf<T extends { facets: Facets }>(row: WithFacetPairs<T>): T {
   const facets: Facets = {};
   for (const [key, json] of [...row.facets].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {

@@ -33,6 +33,9 @@ describe(`ingestion fuzz (${COUNT} mutated corpus events, seed ${SEED})`, () => 
     // The unmutated events first (every one accepted): the query plans are compiled before timing starts.
     const warm = await svc.post('/api/v1/lineage/batch', JSON.stringify(bases));
     assert.equal(warm.body.summary.failed, 0);
+    const propertyKeys = async () =>
+      (await svc.app.driver.executeQuery('CALL db.propertyKeys() YIELD propertyKey RETURN count(*) AS n')).records[0]!.get('n').toNumber() as number;
+    const keysBefore = await propertyKeys();
     const random = rng(SEED);
     const statuses = new Map<number, number>();
     const reasons = new Map<string, number>();
@@ -85,10 +88,13 @@ describe(`ingestion fuzz (${COUNT} mutated corpus events, seed ${SEED})`, () => 
     const health = await fetch(`${svc.baseUrl}/readyz`);
     assert.equal(health.status, 200);
     const rss = process.memoryUsage().rss;
+    // The mutations invent thousands of facet keys; they were property keys once (3,382 per run).
+    const newKeys = (await propertyKeys()) - keysBefore;
     process.stdout.write(
       `# fuzz: ${sent} events sent (${unsendable} too deep to send), answers ${JSON.stringify([...statuses].sort())}, ` +
-        `reasons ${JSON.stringify([...reasons].sort((a, b) => b[1] - a[1]).slice(0, 12))}, slowest ${slowest.ms.toFixed(0)} ms (${JSON.stringify(slowest.what.slice(0, 120))}), RSS ${(rss / 2 ** 20).toFixed(0)} MiB\n`,
+        `reasons ${JSON.stringify([...reasons].sort((a, b) => b[1] - a[1]).slice(0, 12))}, slowest ${slowest.ms.toFixed(0)} ms (${JSON.stringify(slowest.what.slice(0, 120))}), RSS ${(rss / 2 ** 20).toFixed(0)} MiB, ${newKeys} new property keys\n`,
     );
+    assert.ok(newKeys < 50, `${newKeys} property keys appeared: producer-chosen keys must not become property keys`);
     assert.ok(statuses.get(201) && statuses.get(400), 'the mutations both keep and break events');
   });
 });

@@ -29,6 +29,7 @@ describe('poison events', () => {
     ['NAME_TOO_LONG', 'outputs[0].name', JSON.stringify(runEvent(ns, { job: 'colons', outputs: [':'.repeat(400)] }))],
     ['INVALID_FACET_KEY', 'run.facets.a\u0000b', JSON.stringify(runEvent(ns, { job: 'nul', runFacets: { 'a\u0000b': {} } }))],
     ['INVALID_FACET_KEY', 'job.facets.' + 'k'.repeat(201), JSON.stringify(runEvent(ns, { job: 'longkey', jobFacets: { ['k'.repeat(201)]: {} } }))],
+    ['TOO_MANY_FACETS', 'run.facets', JSON.stringify(runEvent(ns, { job: 'many', runFacets: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`f${i}`, {}])) }))],
   ] as const;
 
   it('each is a 400 with its reason and path, never a 500', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dumpNamespaces, type GraphDump } from '../support/dump';
 import { Query } from '../../src/graph/queries';
+import { convertFacetStorage } from '../../src/ingest/facet-storage';
 import { datasetId, fieldId, jobId, runId } from '../../src/ids';
 import { startService, type TestService } from '../support/app';
 import { runEvent } from '../support/events';
@@ -20,6 +21,11 @@ const ingest = async (events: unknown[]) => {
 };
 const node = (dump: GraphDump, id: string) => dump.nodes.find((n) => n.props.id === id)?.props;
 const rels = (dump: GraphDump, type: string) => dump.rels.filter((r) => r.type === type);
+/** One facet as stored (merge-facets.cypher): its JSON ('' once deleted) and time; undefined if never seen. */
+const facetOf = (props: Record<string, unknown>, key: string) => {
+  const i = ((props.facetKeys as string[] | undefined) ?? []).indexOf(key);
+  return i < 0 ? undefined : { value: (props.facetValues as string[])[i]!, at: (props.facetTimes as string[])[i]! };
+};
 const T = (minute: number) => `2024-03-01T10:${String(minute).padStart(2, '0')}:00.000Z`;
 
 describe('facets', () => {
@@ -35,10 +41,10 @@ describe('facets', () => {
       for (const e of order === 'forward' ? events : [...events].reverse()) await ingest([e]);
       const d = node(await dumpNamespaces(svc.app, ns), datasetId(ns, 't'))!;
       assert.equal(d.description, 'v2', order);
-      assert.equal(JSON.parse(d['facet.documentation'] as string).description, 'v2');
-      assert.equal(d['facet.ownership'], undefined, 'deleted facet');
+      assert.equal(JSON.parse(facetOf(d, 'documentation')!.value).description, 'v2');
+      assert.deepEqual(facetOf(d, 'ownership'), { value: '', at: T(3) }, 'deleted facet, with the time of its deletion');
       assert.equal(d.owners, undefined, 'derived property cleared with its facet');
-      assert.equal(d['facetAt.ownership'], T(3));
+      assert.deepEqual(d.facetKeys, ['documentation', 'ownership'], 'kept in key order');
     }
   });
 
@@ -49,6 +55,59 @@ describe('facets', () => {
     assert.deepEqual(res.data.job.facets, { acme_cost: { _producer: 'p', dollars: 12.5 } });
   });
 
+  it('never turns a producer-chosen facet key into a Neo4j property key, on nodes or edges', async () => {
+    const ns = uniquePrefix('facet-keys');
+    const tag = ns.replace(/[^a-z0-9]/gi, '');
+    const keys = [`${tag}_plain`, `facet.${tag}`, `facetAt.${tag}`, `${tag} with space`, `${tag}\`tick`, `${tag}_日本`, `__proto__${tag}`];
+    const facets = Object.fromEntries(keys.map((k, i) => [k, { _producer: 'p', n: i }]));
+    const e = runEvent(ns, { job: 'j', inputs: ['in'], outputs: ['out'], jobFacets: facets, runFacets: facets, datasetFacets: { out: facets } }) as any;
+    e.inputs[0].inputFacets = facets;
+    e.outputs[0].outputFacets = facets;
+    await ingest([e]);
+    const { records } = await svc.app.driver.executeQuery('CALL db.propertyKeys() YIELD propertyKey RETURN collect(propertyKey) AS keys');
+    const propertyKeys = records[0]!.get('keys') as string[];
+    assert.deepEqual(propertyKeys.filter((k) => k.includes(tag)), [], 'no property key names a facet');
+    const res = await svc.graphql(`query($j: ID!, $d: ID!, $r: ID!) { job(id: $j) { facets } dataset(id: $d) { facets } run(id: $r) { facets } }`, {
+      j: jobId(ns, 'j'),
+      d: datasetId(ns, 'out'),
+      r: runId(e.run.runId),
+    });
+    for (const kind of ['job', 'dataset', 'run']) assert.deepEqual(res.data[kind].facets, facets, kind);
+    const dump = await dumpNamespaces(svc.app, ns);
+    for (const type of ['INPUT_TO', 'OUTPUT_TO']) {
+      assert.deepEqual(rels(dump, type)[0]!.props.facetKeys, [...keys].sort(), type);
+    }
+  });
+
+  it('converts a graph stored the old way (a property per facet) to the lists, losing nothing', async () => {
+    const ns = uniquePrefix('facet-migration');
+    const doc = (description: string) => ({ _producer: 'p', _schemaURL: 's', description });
+    const e = runEvent(ns, { job: 'j', inputs: ['in'], outputs: ['out'], eventTime: T(1), jobFacets: { documentation: doc('job') }, datasetFacets: { out: { documentation: doc('v1'), ownership: { owners: [{ name: 'a' }] } } } }) as any;
+    e.inputs[0].inputFacets = { dataQualityMetrics: { rowCount: 3, columnMetrics: {} } };
+    await ingest([e, runEvent(ns, { job: 'j', outputs: ['out'], eventTime: T(2), datasetFacets: { out: { ownership: { _deleted: true } } } })]);
+    const before = await dumpNamespaces(svc.app, ns);
+    // Rewrite this namespace's entities in the form versions before the lists wrote.
+    const toOldForm = `WITH x WHERE x.facetKeys IS NOT NULL
+       FOREACH (i IN range(0, size(x.facetKeys) - 1) |
+         SET x['facetAt.' + x.facetKeys[i]] = x.facetTimes[i], x['facet.' + x.facetKeys[i]] = CASE WHEN x.facetValues[i] = '' THEN null ELSE x.facetValues[i] END)
+       REMOVE x.facetKeys, x.facetValues, x.facetTimes`;
+    const runs = `MATCH (r:Run)-[:RUN_OF]->(j:Job) WHERE j.namespace = $ns`;
+    for (const select of [
+      `MATCH (x) WHERE (x:Job OR x:Dataset) AND x.namespace = $ns`,
+      `${runs} WITH r AS x`,
+      `${runs} MATCH (r)-[x:OUTPUT_TO|INPUT_TO]-(:Dataset)`,
+    ]) {
+      await svc.app.driver.executeQuery(`${select} ${toOldForm}`, { ns });
+    }
+    const old = await dumpNamespaces(svc.app, ns);
+    assert.notDeepEqual(old, before, 'the namespace is in the old form');
+    assert.ok(node(old, datasetId(ns, 'out'))!['facetAt.ownership'], 'old form has a property per facet');
+    const converted = await convertFacetStorage(svc.app.executor, 3);
+    assert.equal(converted, 3, 'the job, the output dataset and the INPUT_TO edge (the run had no facets), in pages of 3');
+    assert.deepEqual(await dumpNamespaces(svc.app, ns), before);
+    assert.equal(await convertFacetStorage(svc.app.executor), 0, 'idempotent');
+  });
+
   it('stores input and output dataset facets on the run-level edges', async () => {
     const ns = uniquePrefix('io-facets');
     const e = runEvent(ns, { job: 'j', inputs: ['in'], outputs: ['out'] }) as any;
@@ -56,8 +115,8 @@ describe('facets', () => {
     e.outputs[0].outputFacets = { outputStatistics: { rowCount: 7, size: 100 } };
     await ingest([e]);
     const dump = await dumpNamespaces(svc.app, ns);
-    assert.equal(JSON.parse(rels(dump, 'INPUT_TO')[0]!.props['facet.dataQualityMetrics'] as string).rowCount, 10);
-    assert.equal(JSON.parse(rels(dump, 'OUTPUT_TO')[0]!.props['facet.outputStatistics'] as string).rowCount, 7);
+    assert.equal(JSON.parse(facetOf(rels(dump, 'INPUT_TO')[0]!.props, 'dataQualityMetrics')!.value).rowCount, 10);
+    assert.equal(JSON.parse(facetOf(rels(dump, 'OUTPUT_TO')[0]!.props, 'outputStatistics')!.value).rowCount, 7);
   });
 });
 
