@@ -35,17 +35,47 @@ export const SIZES: Record<string, Omit<GenOptions, 'seed'>> = {
 export interface Generated {
   events: Record<string, unknown>[];
   /** Dataset ids by layer, for picking start nodes: [layer][i] = {namespace, name, fields}. */
-  outputs: { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean }[];
+  outputs: Output[];
 }
 
+type Output = { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean };
 type Engine = 'kafka-connect' | 'flink' | 'spark' | 'dbt';
 
+/** The spec's facet schemas (`$id`s of ../shared/openlineage-corpus/spec/facets) the stream uses. */
+export const FACET_SCHEMAS = {
+  schema: 'https://openlineage.io/spec/facets/1-2-0/SchemaDatasetFacet.json#/$defs/SchemaDatasetFacet',
+  symlinks: 'https://openlineage.io/spec/facets/1-0-1/SymlinksDatasetFacet.json#/$defs/SymlinksDatasetFacet',
+  columnLineage: 'https://openlineage.io/spec/facets/1-2-0/ColumnLineageDatasetFacet.json#/$defs/ColumnLineageDatasetFacet',
+  jobType: 'https://openlineage.io/spec/facets/2-0-4/JobTypeJobFacet.json#/$defs/JobTypeJobFacet',
+  parent: 'https://openlineage.io/spec/facets/1-2-0/ParentRunFacet.json#/$defs/ParentRunFacet',
+} as const;
+
+const FIELD_TYPES = ['string', 'bigint', 'decimal(18,2)', 'timestamp'];
+
+/** A field's type, the same in every event and run (real producers report a column's type, not a new one each time). */
+function fieldType(dataset: string, field: string): string {
+  let h = 2166136261;
+  for (const ch of `${dataset}.${field}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619);
+  return FIELD_TYPES[(h >>> 0) % FIELD_TYPES.length]!;
+}
+
+/** All events of a stream, held in memory, with the outputs' metadata. */
 export function generate(opts: GenOptions): Generated {
+  const outputs: Output[] = [];
+  return { events: [...stream(opts, outputs)], outputs };
+}
+
+/**
+ * The events of a stream one at a time, in emission order (START then COMPLETE, or RUNNING for
+ * Flink, per run; jobs in layer order), without holding them: an L stream can be validated or
+ * written to a file in constant memory. `outputs` receives each job's output as it is generated.
+ * Every event is valid against the spec's JSON Schemas (core 2-0-2 and the facets' own schemas):
+ * every facet carries `_producer` and `_schemaURL`.
+ */
+export function* stream(opts: GenOptions, outputs: Output[] = []): Generator<Record<string, unknown>> {
   const random = rng(opts.seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
-  const events: Record<string, unknown>[] = [];
-  const outputs: Generated['outputs'] = [];
   const base = Date.UTC(2025, 0, 1);
   const perLayer = Math.ceil(opts.jobs / opts.layers);
   const uuid = () => {
@@ -71,6 +101,15 @@ export function generate(opts: GenOptions): Generated {
     const changesInput = random() < 0.2 && layer > 1;
     const dag = { namespace: 'airflow', name: `dag_${layer % 10}` };
     const dagRun = uuid();
+    const producer = `https://github.com/OpenLineage/OpenLineage/tree/1.30.0/integration/${engine}`;
+    const facet = (key: keyof typeof FACET_SCHEMAS, body: Record<string, unknown>) => ({ _producer: producer, _schemaURL: FACET_SCHEMAS[key], ...body });
+    const schema = facet('schema', { fields: fields.map((name) => ({ name, type: fieldType(`${out.namespace}/${out.name}`, name) })) });
+    const symlinks = out.symlink ? { symlinks: facet('symlinks', { identifiers: [{ namespace: 'iceberg://catalog', name: out.symlink, type: 'TABLE' }] }) } : {};
+    const job = {
+      namespace: engine,
+      name: `${engine}.job_${j}`,
+      facets: { jobType: facet('jobType', { processingType: engine === 'flink' ? 'STREAMING' : 'BATCH', integration: engine.toUpperCase(), jobType: 'JOB' }) },
+    };
     for (let r = 0; r < opts.runsPerJob; r++) {
       const runId = uuid();
       const start = base + (r * opts.layers + layer) * 3_600_000 + (jj % perLayer) * 1000;
@@ -80,28 +119,27 @@ export function generate(opts: GenOptions): Generated {
         namespace: out.namespace,
         name: out.name,
         facets: {
-          schema: { fields: fields.map((name) => ({ name, type: pick(['string', 'bigint', 'decimal(18,2)', 'timestamp']) })) },
-          ...(out.symlink ? { symlinks: { identifiers: [{ namespace: 'iceberg://catalog', name: out.symlink, type: 'TABLE' }] } } : {}),
-          ...(withCll ? { columnLineage: columnLineage(fields, unique, aggregate, random) } : {}),
+          schema,
+          ...symlinks,
+          ...(withCll ? { columnLineage: facet('columnLineage', columnLineage(fields, unique, aggregate, random)) } : {}),
         },
       };
-      const job = { namespace: engine, name: `${engine}.job_${j}`, facets: { jobType: { processingType: engine === 'flink' ? 'STREAMING' : 'BATCH', integration: engine.toUpperCase(), jobType: 'JOB' } } };
-      const run = { runId, facets: { parent: { run: { runId: dagRun }, job: dag } } };
+      const run = { runId, facets: { parent: facet('parent', { run: { runId: dagRun }, job: dag }) } };
       const ev = (eventType: string, offsetSec: number, io: boolean) => ({
         eventType,
         eventTime: new Date(start + offsetSec * 1000).toISOString(),
-        producer: `https://github.com/OpenLineage/OpenLineage/tree/1.30.0/integration/${engine}`,
+        producer,
         schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
         run,
         job,
         inputs: io ? unique.map((i) => ({ namespace: i.namespace, name: i.name })) : [],
         outputs: io ? [outputDs] : [],
       });
-      events.push(ev('START', 0, true), ev(engine === 'flink' ? 'RUNNING' : 'COMPLETE', 60, true));
+      yield ev('START', 0, true);
+      yield ev(engine === 'flink' ? 'RUNNING' : 'COMPLETE', 60, true);
     }
     outputs.push({ namespace: out.namespace, name: out.name, fields, layer, columnLineage: withCll });
   }
-  return { events, outputs };
 }
 
 function outputName(engine: Engine, j: number): { namespace: string; name: string; symlink?: string } {
