@@ -13,8 +13,9 @@ import { buildGraphqlSchema } from './graphql/schema';
 import { authFromConfig } from './http/auth';
 import { buildServer } from './http/server';
 import { GroupCommitter } from './ingest/group-commit';
+import { DEFAULT_PROJECTOR, Projector } from './ingest/projector';
 import { checkRulesState, loadRules } from './ingest/identity-rules';
-import { Ingestor } from './ingest/ingestor';
+import { Ingestor, type IngestItem } from './ingest/ingestor';
 import type { IdentityRules } from './ingest/naming';
 import { BreaksService } from './lineage/breaks-service';
 import { CatalogService } from './lineage/catalog-service';
@@ -38,6 +39,8 @@ export interface App {
   executor: Executor;
   ingestor: Ingestor;
   committer: GroupCommitter;
+  /** Projects what HTTP ingestion stored (src/ingest/projector.ts). */
+  projector: Projector;
   metrics: Metrics;
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
   warmUp: Core['warmUp'];
@@ -111,7 +114,14 @@ export async function createApp(
   const core = await createCore(config, log, metrics, health);
   const { driver, executor, ingestor, rules, statements, warmUp } = core;
   try {
-    const committer = new GroupCommitter(ingestor);
+    const projector = new Projector(executor, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch });
+    // The HTTP contract: acknowledged once stored; the projector projects in the background.
+    const store = async (items: IngestItem[]) => {
+      const { outcomes, created } = await ingestor.store(items);
+      projector.enqueue(created);
+      return outcomes;
+    };
+    const committer = new GroupCommitter(store);
     const catalog = new CatalogService(executor);
     const lineage = new LineageService(executor, config.lineage);
     const trace = new TraceService(executor, config.lineage);
@@ -129,8 +139,9 @@ export async function createApp(
     const server = await buildServer({
       schema: buildGraphqlSchema(),
       services,
-      ingestor,
       committer,
+      store,
+      projector,
       log,
       auth: authFromConfig(config),
       corsOrigins: config.access.corsOrigins,
@@ -140,19 +151,23 @@ export async function createApp(
       walkCaps: config.lineage,
       metrics,
       tls: readTls(config.http.tls),
-      ready: async () => alsoReady() && (await isSchemaApplied(executor, statements)),
+      ready: async () => alsoReady() && projector.lagMs() <= config.ingest.maxLagMs && (await isSchemaApplied(executor, statements)),
+      readyDetails: () => ({ projectionLagMs: projector.lagMs() }),
       live: health ? () => health.recoverable() : undefined,
     });
+    projector.start();
     return {
       server,
       driver,
       executor,
       ingestor,
       committer,
+      projector,
       metrics,
       warmUp,
       close: async () => {
         await server.close();
+        await projector.stop();
         await driver.close();
       },
     };

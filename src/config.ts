@@ -44,6 +44,14 @@ const envSchema = z.object({
   TRIBUTARY_MAX_EVENT_BYTES: byteSize.default(16 * 1024 * 1024),
   TRIBUTARY_MAX_BATCH_BYTES: byteSize.default(64 * 1024 * 1024),
   TRIBUTARY_MAX_BATCH_EVENTS: positiveInt.default(1000),
+  /** HTTP ingestion answers once events are stored (none) or once projected too (projected); a request may ask for either. */
+  TRIBUTARY_INGEST_WAIT: z.enum(['none', 'projected']).default('none'),
+  /** Longest a request waiting for its projection waits before 202 (stored, not yet projected). */
+  TRIBUTARY_WAIT_TIMEOUT_MS: positiveInt.default(30_000),
+  /** /readyz answers 503 while the oldest stored event waiting for projection is older than this. */
+  TRIBUTARY_MAX_PROJECTION_LAG_MS: positiveInt.default(120_000),
+  /** Events per projection transaction (the background projector). */
+  TRIBUTARY_PROJECTION_BATCH: positiveInt.max(5000).default(500),
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
@@ -120,7 +128,7 @@ export interface Config {
   /** Absent means: start the embedded Neo4j. */
   neo4j?: Neo4jConnection;
   embedded: EmbeddedNeo4jSettings;
-  ingest: { key?: string; maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
+  ingest: IngestSettings;
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number; maxCoverageEdges: number };
   /** GraphQL operations deeper or costlier than this are rejected before they run. */
   graphql: {
@@ -142,6 +150,19 @@ export interface Config {
   identityRulesFile?: string;
   /** Compile the hot queries' plans in the background after start (src/graph/warmup.ts). */
   planWarmUp: boolean;
+}
+
+export interface IngestSettings {
+  key?: string;
+  maxEventBytes: number;
+  maxBatchBytes: number;
+  maxBatchEvents: number;
+  /** When HTTP ingestion answers by default: events stored (none), or projected too. */
+  wait: 'none' | 'projected';
+  waitTimeoutMs: number;
+  /** Readiness fails while the projection lags more than this (ms). */
+  maxLagMs: number;
+  projectionBatch: number;
 }
 
 export interface KafkaSettings {
@@ -197,6 +218,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEventBytes: e.TRIBUTARY_MAX_EVENT_BYTES,
       maxBatchBytes: e.TRIBUTARY_MAX_BATCH_BYTES,
       maxBatchEvents: e.TRIBUTARY_MAX_BATCH_EVENTS,
+      wait: e.TRIBUTARY_INGEST_WAIT,
+      waitTimeoutMs: e.TRIBUTARY_WAIT_TIMEOUT_MS,
+      maxLagMs: e.TRIBUTARY_MAX_PROJECTION_LAG_MS,
+      projectionBatch: e.TRIBUTARY_PROJECTION_BATCH,
     },
     lineage: {
       maxDepth: e.TRIBUTARY_MAX_DEPTH,

@@ -5,7 +5,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * dashboards: tributary_ingest_events_total{transport,outcome}, tributary_http_ingest_seconds,
  * tributary_projection_seconds, tributary_projection_batch_events, tributary_kafka_batch_events,
  * tributary_kafka_consumer_lag{topic,partition}, tributary_kafka_dlq_messages_total{reason},
- * tributary_kafka_retries_total.
+ * tributary_kafka_retries_total, tributary_projection_lag_seconds, tributary_projection_queued_events,
+ * tributary_projection_failed_events_total.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -55,6 +56,22 @@ export class Metrics {
   readonly retries = new Counter({
     name: 'tributary_kafka_retries_total',
     help: 'Batches retried because Neo4j was unavailable',
+    registers: [this.registry],
+  });
+
+  readonly projectionLag = new Gauge({
+    name: 'tributary_projection_lag_seconds',
+    help: 'Age of the oldest stored event this process has still to project (0 when none)',
+    registers: [this.registry],
+  });
+  readonly projectionQueued = new Gauge({
+    name: 'tributary_projection_queued_events',
+    help: 'Stored events waiting in this process for projection',
+    registers: [this.registry],
+  });
+  readonly projectionFailed = new Counter({
+    name: 'tributary_projection_failed_events_total',
+    help: 'Stored events whose projection failed (label ProjectionFailed; npm run reproject retries them)',
     registers: [this.registry],
   });
 

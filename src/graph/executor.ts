@@ -55,6 +55,11 @@ export class Executor {
     this.available = options.available;
   }
 
+  /** False while the database is known to be down (the embedded one restarting). */
+  up(): boolean {
+    return this.available ? this.available() : true;
+  }
+
   /** One query in its own read transaction, named by the query. */
   read<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
     return this.readTx(query, (tx) => tx.run<Row>(query, params));
@@ -69,6 +74,21 @@ export class Executor {
   /** Several queries in one write transaction; retried as a whole on transient errors. */
   writeTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
     return this.session(neo4j.session.WRITE, (s) => s.executeWrite((tx) => work(this.runner(tx)), this.txConfig(name)));
+  }
+
+  /**
+   * One write query committed on its own (an auto-commit transaction: one round trip instead of
+   * BEGIN, RUN and COMMIT). It resolves once Neo4j committed it. Not retried on transient errors,
+   * so only for single idempotent statements whose caller retries (store-pending-events).
+   */
+  autoCommit<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
+    return this.session(neo4j.session.WRITE, async (s) => {
+      const started = this.log ? performance.now() : 0;
+      const result = await s.run(this.texts[query], params, this.txConfig(query));
+      const rows = result.records.map((r) => toPlain(r.toObject()) as Row);
+      this.log?.debug('query', { query, params: sizesOf(params), rows: rows.length, ms: Math.round((performance.now() - started) * 10) / 10 });
+      return rows;
+    });
   }
 
   /**

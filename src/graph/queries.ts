@@ -9,6 +9,11 @@ import path from 'node:path';
  */
 export enum Query {
   StoreEvents = 'ingest/store-events',
+  StorePendingEvents = 'ingest/store-pending-events',
+  MarkProjected = 'ingest/mark-projected',
+  PendingEvents = 'ingest/pending-events',
+  StillPending = 'ingest/still-pending',
+  ProjectionBacklog = 'admin/projection-backlog',
   MergeJobs = 'ingest/merge-jobs',
   MergeDatasets = 'ingest/merge-datasets',
   MergeFields = 'ingest/merge-fields',

@@ -4,7 +4,8 @@ import { badInput, limitExceeded, unsupportedMediaType } from '../errors';
 import { Scope, type Auth } from './auth';
 import type { GroupCommitter } from '../ingest/group-commit';
 import { decodeUtf8 } from '../ingest/decode';
-import { outcomeLabel, type IngestItem, type Ingestor } from '../ingest/ingestor';
+import { outcomeLabel, type IngestItem, type IngestOutcome } from '../ingest/ingestor';
+import type { Projector } from '../ingest/projector';
 import type { Metrics } from '../metrics';
 
 /**
@@ -12,27 +13,38 @@ import type { Metrics } from '../metrics';
  * `url: http://<host>:5000`.
  *
  * `POST /api/v1/lineage`, one event:
- *  201  stored and projected (committed in Neo4j); body {eventId, duplicate}
+ *  201  stored durably (committed in Neo4j; survives a crash of Tributary or of Neo4j); the graph
+ *       shows it once the projector has projected it (src/ingest/projector.ts; typically within
+ *       tens of milliseconds). Body {eventId, duplicate, projected}.
+ *       With `Tributary-Wait: projected` (or `?wait=projected`, or TRIBUTARY_INGEST_WAIT=projected),
+ *       201 only once the graph shows it (read-your-writes); 202 with projected: false when that
+ *       took longer than TRIBUTARY_WAIT_TIMEOUT_MS (stored all the same). `none` asks not to wait.
  *  400  not a valid OpenLineage event; body names every offending field path
- *  401  an ingest key is configured and `Authorization: Bearer <key>` is missing or wrong
+ *  401  credentials missing or wrong; 403 without the ingest scope
  *  413  body (after gzip decoding) larger than the configured limit
  *  415  Content-Type is not JSON, Content-Encoding is neither identity nor gzip, or the body is not JSON
- *  503  Neo4j unavailable (the client should retry)
+ *  503  Neo4j unavailable: nothing was stored (the client should retry)
  *
  * `POST /api/v1/lineage/batch`, a JSON array of events (or `{"events": [...]}`): 200 with
  * `{status: success | partial_success | failure, summary: {received, successful, failed},
- * failed_events: [{index, reason, details?}]}`; invalid events never cost valid ones their place.
- * 400 when the body is not an array; 413 over the batch byte or event limits; 401/415/503 as above.
+ * failed_events: [{index, reason, details?}], projected}` (202 when asked to wait and the wait
+ * timed out); invalid events never cost valid ones their place. 400 when the body is not an array;
+ * 413 over the batch byte or event limits; 401/403/415/503 as above.
  */
 
 export interface IngestHttpOptions {
-  ingestor: Ingestor;
+  /** Validate and store; the stored events are then projected in the background. */
+  store: (items: IngestItem[]) => Promise<IngestOutcome[]>;
+  projector: Projector;
   committer: GroupCommitter;
   /** Who may ingest (scope `ingest`; see auth.ts). */
   auth: Auth;
   maxEventBytes: number;
   maxBatchBytes: number;
   maxBatchEvents: number;
+  /** The default when a request does not say (Tributary-Wait / ?wait=). */
+  wait: 'none' | 'projected';
+  waitTimeoutMs: number;
   metrics?: Metrics;
 }
 
@@ -86,15 +98,31 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     );
   });
 
+  /** Whether this request waits for its projection: the header, else the query parameter, else the default. */
+  const waits = (req: FastifyRequest): boolean => {
+    const asked = req.headers['tributary-wait'] ?? (req.query as { wait?: unknown } | undefined)?.wait ?? opts.wait;
+    const value = String(Array.isArray(asked) ? asked[0] : asked).trim().toLowerCase();
+    if (value !== 'none' && value !== 'projected') throw badInput(`Tributary-Wait (or ?wait=) is none or projected (got ${value.slice(0, 40)})`);
+    return value === 'projected';
+  };
+  /** True when every event is in the graph (waiting for it when asked to); the pending ones otherwise are still stored. */
+  const projected = async (req: FastifyRequest, outcomes: IngestOutcome[]): Promise<boolean> => {
+    const pending = outcomes.flatMap((o) => (o.ok && o.pending ? [o.eventId] : []));
+    if (pending.length === 0) return true;
+    return waits(req) ? opts.projector.waitFor(pending, opts.waitTimeoutMs) : false;
+  };
+
   app.post('/api/v1/lineage', async (req: FastifyRequest, reply: FastifyReply) => {
     const item = requireBody(req);
     if (Array.isArray(item.value)) {
       throw badInput('one event per request here; send arrays to /api/v1/lineage/batch');
     }
+    const wait = waits(req);
     const outcome = await opts.committer.submit(item);
     opts.metrics?.ingestEvents.inc({ transport: 'http', outcome: outcomeLabel(outcome) });
     if (!outcome.ok) throw outcome.error;
-    return reply.code(201).send({ eventId: outcome.eventId, duplicate: outcome.duplicate });
+    const inGraph = await projected(req, [outcome]);
+    return reply.code(wait && !inGraph ? 202 : 201).send({ eventId: outcome.eventId, duplicate: outcome.duplicate, projected: inGraph });
   });
 
   app.post('/api/v1/lineage/batch', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -106,14 +134,18 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     if (events.length > opts.maxBatchEvents) {
       throw limitExceeded(`a batch holds at most ${opts.maxBatchEvents} events (got ${events.length})`);
     }
-    const outcomes = await opts.ingestor.ingest(events.map((value) => ({ raw: stringifyOrEmpty(value), value })));
+    const wait = waits(req);
+    const outcomes = await opts.store(events.map((value) => ({ raw: stringifyOrEmpty(value), value })));
     for (const o of outcomes) opts.metrics?.ingestEvents.inc({ transport: 'batch', outcome: outcomeLabel(o) });
     const failed = outcomes.flatMap((o, index) =>
       o.ok ? [] : [{ index, reason: o.error.message, ...(o.error.details.length ? { details: o.error.details } : {}) }],
     );
     const successful = events.length - failed.length;
     const status = failed.length === 0 ? 'success' : successful === 0 ? 'failure' : 'partial_success';
-    return reply.code(200).send({ status, summary: { received: events.length, successful, failed: failed.length }, failed_events: failed });
+    const inGraph = await projected(req, outcomes);
+    return reply
+      .code(wait && !inGraph ? 202 : 200)
+      .send({ status, summary: { received: events.length, successful, failed: failed.length }, failed_events: failed, projected: inGraph });
   });
 }
 

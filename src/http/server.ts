@@ -15,7 +15,9 @@ import rateLimit from '@fastify/rate-limit';
 import { Scope, type Auth, type Principal } from './auth';
 import { ingestRoutes } from './ingest-routes';
 import type { GroupCommitter } from '../ingest/group-commit';
-import type { Ingestor } from '../ingest/ingestor';
+import type { IngestItem, IngestOutcome } from '../ingest/ingestor';
+import type { Projector } from '../ingest/projector';
+import type { IngestSettings } from '../config';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 
@@ -34,19 +36,23 @@ declare module 'fastify' {
 export interface ServerDeps {
   schema: GraphQLSchema;
   services: Services;
-  ingestor: Ingestor;
   ready: () => Promise<boolean>;
   /** False when the process cannot recover by itself (its Neo4j could not be restarted). */
   live?: () => boolean;
   log: Logger;
   committer: GroupCommitter;
+  /** Validate and store (label Pending), handing the stored events to the projector. */
+  store: (items: IngestItem[]) => Promise<IngestOutcome[]>;
+  projector: Projector;
+  /** More for the /readyz body (the projection lag). */
+  readyDetails?: () => Record<string, unknown>;
   /** Who may do what (tokens and scopes; src/http/auth.ts). */
   auth: Auth;
   /** Browser origins allowed to call the API (CORS); none when empty. */
   corsOrigins: string[];
   /** Requests per minute per token (per address without one); none when absent. */
   ratePerMinute?: number;
-  limits: { maxEventBytes: number; maxBatchBytes: number; maxBatchEvents: number };
+  limits: IngestSettings;
   queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number };
   /** The server's traversal caps, for the cost estimate. */
   walkCaps: WalkCaps;
@@ -64,13 +70,14 @@ export function addOpsRoutes(
   metrics: Metrics,
   live: () => boolean = () => true,
   auth?: Auth,
+  details: () => Record<string, unknown> = () => ({}),
 ): void {
   app.get('/healthz', async (_req, reply) =>
     live() ? { status: 'ok' } : reply.code(503).send({ status: 'failed', reason: 'the embedded Neo4j could not be restarted; restart Tributary' }),
   );
   app.get('/readyz', async (_req, reply) => {
     const ok = await ready().catch(() => false);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable' });
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', ...details() });
   });
   app.get('/metrics', async (req, reply) => {
     if (auth) req.principal = await auth.check(req, Scope.ADMIN);
@@ -119,10 +126,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     });
   });
 
-  addOpsRoutes(app, deps.ready, deps.metrics, deps.live, deps.auth);
+  addOpsRoutes(app, deps.ready, deps.metrics, deps.live, deps.auth, deps.readyDetails);
 
   await app.register(ingestRoutes, {
-    ingestor: deps.ingestor,
+    store: deps.store,
+    projector: deps.projector,
     committer: deps.committer,
     auth: deps.auth,
     metrics: deps.metrics,

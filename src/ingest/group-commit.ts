@@ -1,10 +1,11 @@
-import type { IngestItem, IngestOutcome, Ingestor } from './ingestor';
+import type { IngestItem, IngestOutcome } from './ingestor';
 
 /**
  * Group commit for concurrent single-event requests. One transaction is in flight at a time;
  * the events that arrive meanwhile wait and go together into the next one (at most `maxBatch`).
  * A lone request is never delayed: with nothing in flight it commits at once. Each caller's
- * promise resolves only after the transaction holding its event committed (durable ack).
+ * promise resolves only after the write holding its event committed (durable ack): `write` is
+ * the ingestor's store (the HTTP contract) or store-and-project.
  * One writer at a time also keeps concurrent MERGEs on the same nodes from deadlocking.
  */
 export class GroupCommitter {
@@ -13,7 +14,7 @@ export class GroupCommitter {
   private readonly stats = { batches: 0, events: 0, largestBatch: 0 };
 
   constructor(
-    private readonly ingestor: Ingestor,
+    private readonly write: (items: IngestItem[]) => Promise<IngestOutcome[]>,
     private readonly maxBatch = 500,
   ) {}
 
@@ -38,7 +39,7 @@ export class GroupCommitter {
         this.stats.events += batch.length;
         this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);
         try {
-          const outcomes = await this.ingestor.ingest(batch.map((b) => b.item));
+          const outcomes = await this.write(batch.map((b) => b.item));
           batch.forEach((b, i) => b.resolve(outcomes[i]!));
         } catch (err) {
           batch.forEach((b) => b.reject(err));

@@ -29,7 +29,7 @@ export interface IngestItem {
 }
 
 export type IngestOutcome =
-  | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean }
+  | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean; pending?: boolean }
   | { ok: false; error: AppError };
 
 /** The metrics outcome label of an outcome: stored, duplicate, rejected (invalid) or failed. */
@@ -48,36 +48,36 @@ export class Ingestor {
 
   /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
   async ingest(items: IngestItem[]): Promise<IngestOutcome[]> {
-    const outcomes: IngestOutcome[] = new Array(items.length);
-    const accepted = new Map<string, Accepted>();
-    const slots: { index: number; id: string; kind: ValidEvent['kind'] }[] = [];
-    items.forEach((item, index) => {
-      try {
-        const valid = validateEvent(item.value);
-        const row = storedEventRow(valid, item.raw, item.value);
-        if (!accepted.has(row.id)) accepted.set(row.id, { row, valid });
-        slots.push({ index, id: row.id, kind: valid.kind });
-      } catch (err) {
-        // Whatever one event does to validation or its stored form is that event's fault alone.
-        if (!(err instanceof AppError)) this.log?.warn('event refused: it could not be processed', { index, error: err });
-        outcomes[index] = { ok: false, error: err instanceof AppError ? err : badInput(`the event could not be processed (${(err as Error)?.name ?? 'error'})`) };
-      }
-    });
-    if (accepted.size === 0) return outcomes;
+    const batch = acceptItems(items, this.log);
+    if (batch.accepted.size === 0) return batch.outcomes;
+    return settle(batch, await this.commit([...batch.accepted.values()]));
+  }
 
-    const results = await this.commit([...accepted.values()]);
-    const firstSlot = new Set<string>();
-    for (const { index, id, kind } of slots) {
-      const result = results.get(id)!;
-      if (result instanceof AppError) {
-        outcomes[index] = { ok: false, error: result };
-        continue;
-      }
-      const isNew = result === 'created' && !firstSlot.has(id);
-      firstSlot.add(id);
-      outcomes[index] = { ok: true, eventId: id, kind, duplicate: !isNew };
-    }
-    return outcomes;
+  /**
+   * validate → store, without projecting: the events are durably stored (label Pending) when this
+   * resolves; the projector (projector.ts) projects them afterwards (the HTTP contract). Outcomes
+   * in input order, each stored one saying whether it is still `pending`; `created` lists the
+   * events this call stored, for the projector. A store the database refuses
+   * for a transient reason is tried three times within about a second, then UNAVAILABLE.
+   */
+  async store(items: IngestItem[]): Promise<{ outcomes: IngestOutcome[]; created: PendingEvent[] }> {
+    const batch = acceptItems(items, this.log);
+    if (batch.accepted.size === 0) return { outcomes: batch.outcomes, created: [] };
+    const events = [...batch.accepted.values()];
+    const receivedAt = new Date().toISOString();
+    const rows = await retryTransient(this.executor, () =>
+      this.executor.autoCommit<{ id: string; created: boolean; pending: boolean }>(Query.StorePendingEvents, {
+        events: events.map((e) => e.row),
+        token: randomUUID(),
+        receivedAt,
+      }),
+    );
+    const byId = new Map(events.map((e) => [e.row.id, e]));
+    const created = rows.filter((r) => r.created).map((r) => ({ id: r.id, valid: byId.get(r.id)!.valid, receivedAt }));
+    const results = new Map(rows.map((r) => [r.id, r.created ? ('created' as const) : ('duplicate' as const)]));
+    const pending = new Set(rows.filter((r) => r.pending).map((r) => r.id));
+    const outcomes = settle(batch, results).map((o) => (o.ok ? { ...o, pending: pending.has(o.eventId) } : o));
+    return { outcomes, created };
   }
 
   /**
@@ -107,6 +107,68 @@ export class Ingestor {
 }
 
 type Accepted = { row: StoredEventRow; valid: ValidEvent };
+
+/** A stored event waiting for projection, validated already. */
+export interface PendingEvent {
+  id: string;
+  valid: ValidEvent;
+  receivedAt: string;
+}
+
+interface AcceptedBatch {
+  outcomes: IngestOutcome[];
+  /** Valid events by id (an event sent twice in one call is stored once). */
+  accepted: Map<string, Accepted>;
+  slots: { index: number; id: string; kind: ValidEvent['kind'] }[];
+}
+
+/** Validation of every item; whatever one event does to validation or its stored form is that event's fault alone. */
+function acceptItems(items: IngestItem[], log?: Logger): AcceptedBatch {
+  const outcomes: IngestOutcome[] = new Array(items.length);
+  const accepted = new Map<string, Accepted>();
+  const slots: AcceptedBatch['slots'] = [];
+  items.forEach((item, index) => {
+    try {
+      const valid = validateEvent(item.value);
+      const row = storedEventRow(valid, item.raw, item.value);
+      if (!accepted.has(row.id)) accepted.set(row.id, { row, valid });
+      slots.push({ index, id: row.id, kind: valid.kind });
+    } catch (err) {
+      if (!(err instanceof AppError)) log?.warn('event refused: it could not be processed', { index, error: err });
+      outcomes[index] = { ok: false, error: err instanceof AppError ? err : badInput(`the event could not be processed (${(err as Error)?.name ?? 'error'})`) };
+    }
+  });
+  return { outcomes, accepted, slots };
+}
+
+/** The outcomes of a batch once stored: the first slot of a created id is new, any other a duplicate. */
+function settle(batch: AcceptedBatch, results: Map<string, 'created' | 'duplicate' | AppError>): IngestOutcome[] {
+  const { outcomes } = batch;
+  const firstSlot = new Set<string>();
+  for (const { index, id, kind } of batch.slots) {
+    const result = results.get(id)!;
+    if (result instanceof AppError) {
+      outcomes[index] = { ok: false, error: result };
+      continue;
+    }
+    const isNew = result === 'created' && !firstSlot.has(id);
+    firstSlot.add(id);
+    outcomes[index] = { ok: true, eventId: id, kind, duplicate: !isNew };
+  }
+  return outcomes;
+}
+
+/** `work`, tried again twice (after 100 and 400 ms) while it fails UNAVAILABLE and the database is not known to be down. */
+async function retryTransient<T>(executor: Executor, work: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await work();
+    } catch (err) {
+      if (attempt >= 2 || !executor.up() || !(err instanceof AppError) || err.code !== ErrorCode.UNAVAILABLE) throw err;
+      await new Promise((r) => setTimeout(r, 100 * 4 ** attempt));
+    }
+  }
+}
 
 /**
  * Projects events that are already stored (re-projection after a projection or identity rule

@@ -32,7 +32,7 @@ describe('POST /api/v1/lineage/batch', () => {
     const ns = uniquePrefix('batch-ok');
     const events = [runEvent(ns, { job: 'a', outputs: ['x'] })];
     const first = await svc.post('/api/v1/lineage/batch', JSON.stringify({ events }));
-    assert.deepEqual(first.body, { status: 'success', summary: { received: 1, successful: 1, failed: 0 }, failed_events: [] });
+    assert.deepEqual(first.body, { status: 'success', summary: { received: 1, successful: 1, failed: 0 }, failed_events: [], projected: true });
     // The same event sent alone is a duplicate: identity is the canonical JSON, not the bytes.
     const single = await svc.post('/api/v1/lineage', JSON.stringify(events[0], null, 2));
     assert.equal(single.body.duplicate, true);
@@ -50,7 +50,7 @@ describe('POST /api/v1/lineage/batch', () => {
 
 describe('group commit', () => {
   it('commits events that arrive while a transaction is in flight together, acking each after commit', async () => {
-    const committer = new GroupCommitter(svc.app.ingestor);
+    const committer = new GroupCommitter((items) => svc.app.ingestor.ingest(items));
     const ns = uniquePrefix('group');
     const events = Array.from({ length: 50 }, (_, i) => runEvent(ns, { job: `j${i}`, outputs: [`d${i}`] }));
     const outcomes = await Promise.all(events.map((e) => committer.submit({ raw: JSON.stringify(e), value: e })));

@@ -21,7 +21,7 @@ describe('POST /api/v1/lineage (OpenLineage HTTP transport)', () => {
     assert.match(first.body.eventId, /^event:[0-9a-f]{64}$/);
     assert.equal(first.body.duplicate, false);
     const again = await svc.postEvent(event);
-    assert.deepEqual(again, { status: 201, body: { eventId: first.body.eventId, duplicate: true } });
+    assert.deepEqual(again, { status: 201, body: { eventId: first.body.eventId, duplicate: true, projected: true } });
   });
 
   it('accepts a gzip-encoded body', async () => {
@@ -116,6 +116,7 @@ describe('health', () => {
     const h = await fetch(`${svc.baseUrl}/healthz`);
     assert.equal(h.status, 200);
     const r = await fetch(`${svc.baseUrl}/readyz`);
-    assert.deepEqual([r.status, await r.json()], [200, { status: 'ready' }]);
+    const body = (await r.json()) as { status: string; projectionLagMs: number };
+    assert.deepEqual([r.status, body.status, typeof body.projectionLagMs], [200, 'ready', 'number']);
   });
 });

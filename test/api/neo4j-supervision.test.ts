@@ -6,7 +6,7 @@ import { createApp, type App } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { Neo4jSupervisor } from '../../src/graph/embedded/supervisor';
 import { Query } from '../../src/graph/queries';
-import { idPrefix } from '../../src/ids';
+import { idPrefix, jobId } from '../../src/ids';
 import { EntityKind } from '../../src/lineage/types';
 import { createLogger } from '../../src/log';
 import { Metrics } from '../../src/metrics';
@@ -87,6 +87,16 @@ describe('a supervised embedded Neo4j', () => {
       datasetPrefix: idPrefix(EntityKind.DATASET, ns),
     });
     assert.equal(stored!.events, events.length, 'every acknowledged event is stored');
+    // And projected: the background projector paused while Neo4j was down and caught up by itself.
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const pending = await app.executor.read<{ id: string }>(Query.StillPending, { ids: [...acknowledged] });
+      if (pending.length === 0) break;
+      assert.ok(Date.now() < deadline, `${pending.length} acknowledged events still not projected after 2 minutes`);
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const jobs = await app.executor.read<{ job: { id: string } }>(Query.JobsById, { ids: Array.from({ length: 50 }, (_, j) => jobId(ns, `j${j}`)) });
+    assert.equal(jobs.length, 50, 'every job of the stream is in the graph');
     assert.equal(supervisor.history.length, 3);
     assert.deepEqual([...other], [], 'while Neo4j is down, requests get 503, nothing else');
     assert.ok(supervisor.history.every((d) => d.signal === 'SIGKILL' && d.recoveredAfterMs !== null));

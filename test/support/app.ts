@@ -18,7 +18,9 @@ export interface TestService {
 }
 
 export async function startService(env: Record<string, string> = {}, log: Logger = createLogger('error')): Promise<TestService> {
-  const config = loadConfig({ ...process.env, ...env });
+  // Tests read what they just sent: HTTP ingestion answers once projected, unless a test asks for
+  // the default contract (TRIBUTARY_INGEST_WAIT: 'none', see test/api/ingest-contract.test.ts).
+  const config = loadConfig({ ...process.env, TRIBUTARY_INGEST_WAIT: 'projected', ...env });
   if (!config.neo4j) throw new Error('tests need NEO4J_URI: run them with `npm test` (test/run.ts starts Neo4j)');
   const app = await createApp(config, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
