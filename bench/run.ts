@@ -94,6 +94,8 @@ async function main() {
           done += chunk.length;
         }
       }));
+      // HTTP acknowledges once stored: the measurement ends when the graph shows every event.
+      while (app.projector.lagMs() > 0) await new Promise((r) => setTimeout(r, 20));
     } finally {
       clearInterval(progress);
     }

@@ -114,7 +114,7 @@ export async function createApp(
   const core = await createCore(config, log, metrics, health);
   const { driver, executor, ingestor, rules, statements, warmUp } = core;
   try {
-    const projector = new Projector(executor, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch });
+    const projector = new Projector(executor, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch, lingerMs: config.ingest.projectionLingerMs });
     // The HTTP contract: acknowledged once stored; the projector projects in the background.
     const store = async (items: IngestItem[]) => {
       const { outcomes, created } = await ingestor.store(items);

@@ -52,6 +52,8 @@ const envSchema = z.object({
   TRIBUTARY_MAX_PROJECTION_LAG_MS: positiveInt.default(120_000),
   /** Events per projection transaction (the background projector). */
   TRIBUTARY_PROJECTION_BATCH: positiveInt.max(5000).default(500),
+  /** How long the projector lets a small batch wait for more events (unless a client waits for it). */
+  TRIBUTARY_PROJECTION_LINGER_MS: z.coerce.number().int().min(0).max(10_000).default(500),
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
@@ -163,6 +165,7 @@ export interface IngestSettings {
   /** Readiness fails while the projection lags more than this (ms). */
   maxLagMs: number;
   projectionBatch: number;
+  projectionLingerMs: number;
 }
 
 export interface KafkaSettings {
@@ -222,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       waitTimeoutMs: e.TRIBUTARY_WAIT_TIMEOUT_MS,
       maxLagMs: e.TRIBUTARY_MAX_PROJECTION_LAG_MS,
       projectionBatch: e.TRIBUTARY_PROJECTION_BATCH,
+      projectionLingerMs: e.TRIBUTARY_PROJECTION_LINGER_MS,
     },
     lineage: {
       maxDepth: e.TRIBUTARY_MAX_DEPTH,

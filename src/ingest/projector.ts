@@ -19,9 +19,14 @@ export interface ProjectorOptions {
   orphanAfterMs: number;
   /** How often an idle projector looks for such events. */
   sweepMs: number;
+  /**
+   * How long the first event of a batch smaller than `batch` may wait for others, unless a client
+   * waits for its projection: fewer, larger transactions leave more of the CPU to acknowledging.
+   */
+  lingerMs: number;
 }
 
-export const DEFAULT_PROJECTOR: ProjectorOptions = { batch: 500, maxQueued: 50_000, orphanAfterMs: 10_000, sweepMs: 2_000 };
+export const DEFAULT_PROJECTOR: ProjectorOptions = { batch: 500, maxQueued: 50_000, orphanAfterMs: 10_000, sweepMs: 2_000, lingerMs: 500 };
 
 /**
  * Projects stored events (label Pending) into the graph, in the background, in batches of up to
@@ -40,6 +45,7 @@ export class Projector {
   private readonly waiters = new Map<string, Set<() => void>>();
   private readonly startedAt = new Date().toISOString();
   private wake: (() => void) | null = null;
+  private lingering = false;
   private loop: Promise<void> | null = null;
   private running = false;
   private lastSweep = 0;
@@ -74,7 +80,12 @@ export class Projector {
       this.queue.push(e);
       this.queued.add(e.id);
     }
-    this.wake?.();
+    if (!this.lingering || this.queue.length >= this.options.batch) this.wake?.();
+  }
+
+  /** Event ids some request is waiting on (Tributary-Wait: projected). */
+  waitingOn(): number {
+    return this.waiters.size;
   }
 
   /** Milliseconds since the oldest event this process has still to project was received; 0 when none. */
@@ -100,7 +111,11 @@ export class Projector {
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
-          for (const id of left) this.waiters.get(id)?.delete(done);
+          for (const id of left) {
+            const ws = this.waiters.get(id);
+            ws?.delete(done);
+            if (ws?.size === 0) this.waiters.delete(id);
+          }
           resolve();
         };
         const timer = setTimeout(done, wait);
@@ -108,6 +123,8 @@ export class Projector {
           if (!this.waiters.has(id)) this.waiters.set(id, new Set());
           this.waiters.get(id)!.add(done);
         }
+        // Somebody waits: project now rather than linger.
+        if (this.lingering) this.wake?.();
       });
     }
     return true;
@@ -118,6 +135,12 @@ export class Projector {
       this.metrics?.projectionQueued.set(this.queue.length);
       this.metrics?.projectionLag.set(this.lagMs() / 1000);
       if (this.backoffMs > 0) await this.sleep(this.backoffMs);
+      const age = this.queue.length > 0 ? Date.now() - Date.parse(this.queue[0]!.receivedAt) : 0;
+      if (this.queue.length > 0 && this.queue.length < this.options.batch && this.waiters.size === 0 && age < this.options.lingerMs) {
+        this.lingering = true;
+        await this.sleep(this.options.lingerMs - age);
+        this.lingering = false;
+      }
       let batch = this.queue.splice(0, this.options.batch);
       for (const e of batch) this.queued.delete(e.id);
       if (batch.length === 0 && Date.now() - this.lastSweep >= this.options.sweepMs) batch = await this.sweep().catch(() => []);

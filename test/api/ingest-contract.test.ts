@@ -77,6 +77,23 @@ describe('HTTP ingestion contract', () => {
     assert.equal(bad.status, 400);
     assert.match(bad.body.error.message, /none or projected/);
     assert.equal(await jobExists(ns, 'bad'), false, 'a refused request stored nothing');
+    assert.equal(svc.app.projector.waitingOn(), 0, 'answered waits leave nothing behind');
+  });
+
+  it('hostile waits: 100 concurrent, a repeated parameter, a huge header value, unicode', async () => {
+    const ns = uniquePrefix('contract-hostile');
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => svc.post('/api/v1/lineage?wait=projected', JSON.stringify(runEvent(ns, { job: `c${i % 10}`, outputs: [`t${i}`] })))),
+    );
+    assert.deepEqual([...new Set(answers.map((a) => `${a.status} ${a.body.projected}`))], ['201 true']);
+    assert.equal(svc.app.projector.waitingOn(), 0);
+    const repeated = await svc.post('/api/v1/lineage?wait=projected&wait=none', JSON.stringify(runEvent(ns, { job: 'rep', outputs: ['t'] })));
+    assert.deepEqual([repeated.status, repeated.body.projected], [201, true], 'the first value counts');
+    for (const value of ['x'.repeat(8000), 'projecté', '']) {
+      const res = await svc.post('/api/v1/lineage', JSON.stringify(runEvent(ns, { job: 'h', outputs: ['t'] })), { 'tributary-wait': value });
+      assert.equal(res.status, 400, value.slice(0, 20));
+      assert.ok(res.body.error.message.length < 200, 'the value is clipped in the message');
+    }
   });
 
   it('a wait that times out is 202 (stored, not yet projected); the event is projected all the same', async () => {

@@ -9,7 +9,8 @@ import { isolate, uniquePrefix } from '../support/isolate';
 
 /**
  * Property: the projected graph is a function of the set of events. In-order delivery in one
- * batch, shuffled one-by-one delivery, and every event delivered three times in random batches give
+ * batch, shuffled one-by-one delivery, every event delivered three times in random batches, and
+ * shuffled duplicated delivery over HTTP by 16 clients (projected in the background) give
  * identical canonical dumps; so does re-projection from the stored events.
  */
 let svc: TestService;
@@ -22,10 +23,10 @@ const items = (events: unknown[]) => events.map((value) => ({ raw: JSON.stringif
 
 describe('order and duplicate independence (generated runs)', () => {
   for (const seed of [1, 2, 3]) {
-    it(`seed ${seed}: in order, shuffled, and triplicated deliveries give one graph`, async () => {
+    it(`seed ${seed}: in order, shuffled, triplicated and over HTTP (projected in the background), one graph`, async () => {
       const random = rng(seed * 7919);
-      const prefixes = ['inorder', 'shuffled', 'triple'].map((l) => uniquePrefix(`prop${seed}-${l}`));
-      const [inOrder, shuffled, triple] = prefixes.map((p) => generateEvents(p, seed)) as [any[], any[], any[]];
+      const prefixes = ['inorder', 'shuffled', 'triple', 'http'].map((l) => uniquePrefix(`prop${seed}-${l}`));
+      const [inOrder, shuffled, triple, overHttp] = prefixes.map((p) => generateEvents(p, seed)) as [any[], any[], any[], any[]];
       await svc.app.ingestor.ingest(items(inOrder));
       for (const e of shuffle(shuffled, random)) await svc.app.ingestor.ingest(items([e]));
       const tripled = shuffle([...triple, ...triple, ...triple], random);
@@ -34,10 +35,20 @@ describe('order and duplicate independence (generated runs)', () => {
         await svc.app.ingestor.ingest(items(tripled.slice(i, i + size)));
         i += size;
       }
+      // Over HTTP (stored, then projected by the background projector in whatever batches form):
+      // shuffled, each event twice, 16 clients at once.
+      const sent = shuffle([...overHttp, ...overHttp], random);
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          for (let i = next++; i < sent.length; i = next++) assert.ok((await svc.postEvent(sent[i])).status < 300);
+        }),
+      );
       const dumps = await Promise.all(prefixes.map(async (p) => normalisedDump(p, await dumpNamespaces(svc.app, p))));
       assert.ok(dumps[0]!.length > 150, `graph size ${dumps[0]!.length}`);
       assertSameGraph(dumps[0]!, dumps[1]!, 'shuffled');
       assertSameGraph(dumps[0]!, dumps[2]!, 'triplicated');
+      assertSameGraph(dumps[0]!, dumps[3]!, 'over HTTP, projected in the background');
     });
   }
 

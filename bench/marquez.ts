@@ -1,0 +1,237 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { send } from './http-client';
+import { freePort, pidsOf, rssMiB, startLogged, until } from './processes';
+import { SIZES, stream, type GenOptions } from './generator';
+import { spawnSync } from 'node:child_process';
+import { datasetId, fieldId, parseId } from '../src/ids';
+
+/**
+ * Tributary and Marquez 0.50.0 side by side (issue 13), each a separate process with a fresh store
+ * on this machine: Tributary as `npm start` runs it (embedded Neo4j, default heap and page cache,
+ * after its plan warm-up), Marquez from ../shared/marquez-baseline/run.sh (source build, private
+ * PostgreSQL 15). Both get byte-identical spec-valid events from the same client, one event per
+ * request: per round, the first `seq` events of a fresh stream (other names, other seed) from one
+ * client, the rest from 16 clients; rounds interleave the services, medians are reported. Tributary
+ * answers once an event is stored; the table also gives the time until it was projected
+ * (end-to-end) and the projection lag. Then the same questions: lineage from 20 deep datasets
+ * (Marquez GET /api/v1/lineage depth 20, undirected; Tributary BOTH depth 20), column lineage
+ * upstream depth 20, node sets compared; RSS of each side's processes.
+ * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000]
+ * Writes bench/MARQUEZ-<size>.md and bench/marquez-<size>.json. Not part of npm test.
+ */
+const repo = path.resolve(__dirname, '..', '..');
+const baseline = path.resolve(repo, '..', 'shared', 'marquez-baseline');
+
+type Side = { name: 'Marquez' | 'Tributary'; port: number; pids: () => number[] };
+type Phase = { evPerS: number; non2xx: number; seconds: number; projectedEvPerS?: number };
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const size = args.find((a) => /^[SML]$/.test(a)) ?? 'S';
+  const opt = (name: string, dflt: number) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? Number(args[i + 1]) : dflt;
+  };
+  const rounds = opt('rounds', 3);
+  const seqEvents = opt('seq', 1000);
+  if (!fs.existsSync(path.join(baseline, 'run.sh'))) {
+    process.stdout.write(`bench:marquez skipped: ${baseline} is absent (it holds the Marquez 0.50.0 source build; see its README)\n`);
+    return;
+  }
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-marquez-'));
+  fs.chmodSync(work, 0o755); // PostgreSQL runs as the postgres user
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+  const cleanup: (() => void)[] = [];
+  try {
+    const marquez = await startMarquez(work, log, cleanup);
+    const tributary = await startTributary(work, log, cleanup);
+    const sides = [marquez, tributary];
+    const results: Record<string, { seq: Phase[]; conc: Phase[] }> = { Marquez: { seq: [], conc: [] }, Tributary: { seq: [], conc: [] } };
+    let lastOutputs: { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean }[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const outputs: typeof lastOutputs = [];
+      const opts: GenOptions = { ...SIZES[size]!, seed: 42 + r, nameOffset: r * 10_000_000 };
+      const texts = [...stream(opts, outputs)].map((e) => JSON.stringify(e));
+      lastOutputs = outputs;
+      for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
+        const seq = await ingest(agent, side, texts.slice(0, seqEvents), 1);
+        const conc = await ingest(agent, side, texts.slice(seqEvents), 16);
+        results[side.name]!.seq.push(seq);
+        results[side.name]!.conc.push(conc);
+        log(`round ${r + 1} ${side.name}: 1 client ${seq.evPerS.toFixed(1)} ev/s (${seq.non2xx} non-2xx), 16 clients ${conc.evPerS.toFixed(1)} ev/s (${conc.non2xx} non-2xx)` +
+          (conc.projectedEvPerS ? `, projected ${seq.projectedEvPerS!.toFixed(1)} / ${conc.projectedEvPerS.toFixed(1)} ev/s` : ''));
+      }
+    }
+    const starts = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2).slice(0, 20);
+    const queries = await compareQueries(agent, marquez, tributary, starts, log);
+    const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
+    const report = render(size, rounds, seqEvents, results, queries, memory);
+    fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
+    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, memory }, null, 2) + '\n');
+    process.stdout.write(report);
+  } finally {
+    for (const c of cleanup.reverse()) c();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function startMarquez(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
+  const port = await freePort();
+  const pgPort = await freePort();
+  const env = { ...process.env, FRESH: '1', PGDATA: path.join(work, 'pgdata'), MARQUEZ_PORT: String(port), MARQUEZ_ADMIN_PORT: String(await freePort()), POSTGRES_PORT: String(pgPort), PG_STATEMENT_TIMEOUT: '60s' };
+  log(`starting Marquez (builds ${baseline}/lib once with mvn; log ${work}/marquez.log)`);
+  const child = startLogged('bash', ['run.sh'], env, baseline, path.join(work, 'marquez.log'));
+  cleanup.push(() => {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+    const pgBin = fs.readdirSync('/usr/lib/postgresql').sort().map((v) => `/usr/lib/postgresql/${v}/bin`).pop();
+    spawnSync('su', ['postgres', '-s', '/bin/bash', '-c', `${pgBin}/pg_ctl -D '${env.PGDATA}' -m fast stop`], { stdio: 'ignore' });
+  });
+  const agent = new http.Agent({ keepAlive: true });
+  await until('Marquez answers', async () => (await send(agent, port, 'GET', '/api/v1/namespaces')).status === 200, 15 * 60_000);
+  log(`Marquez up on ${port}`);
+  return { name: 'Marquez', port, pids: () => [child.pid!, ...pidsOf('postgres')] };
+}
+
+async function startTributary(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
+  const port = await freePort();
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', NEO4J_URI: '' };
+  const logFile = path.join(work, 'tributary.log');
+  log(`starting Tributary (log ${logFile})`);
+  const child = startLogged(process.execPath, [path.join(repo, 'dist', 'src', 'main.js')], env, repo, logFile);
+  cleanup.push(() => {
+    try {
+      process.kill(child.pid!, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  });
+  const agent = new http.Agent({ keepAlive: true });
+  await until('Tributary ready', async () => (await send(agent, port, 'GET', '/readyz')).status === 200, 5 * 60_000);
+  const started = Date.now();
+  await until('the plan warm-up', async () => fs.readFileSync(logFile, 'utf8').includes('query plans warmed up'), 10 * 60_000);
+  log(`Tributary up on ${port}; plan warm-up took ${((Date.now() - started) / 1000).toFixed(0)} s after ready`);
+  return { name: 'Tributary', port, pids: () => [child.pid!] };
+}
+
+/** Sends `texts` one per request from `clients` clients; for Tributary also waits until all are projected. */
+async function ingest(agent: http.Agent, side: Side, texts: string[], clients: number): Promise<Phase> {
+  let next = 0;
+  let non2xx = 0;
+  const ids: string[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = next++; i < texts.length; i = next++) {
+        const res = await send(agent, side.port, 'POST', '/api/v1/lineage', texts[i]!);
+        if (res.status < 200 || res.status >= 300) non2xx++;
+        else if (side.name === 'Tributary') ids.push((JSON.parse(res.text) as { eventId: string }).eventId);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const phase: Phase = { evPerS: texts.length / seconds, non2xx, seconds };
+  if (side.name === 'Tributary') {
+    for (;;) {
+      const ready = JSON.parse((await send(agent, side.port, 'GET', '/readyz')).text) as { projectionLagMs?: number };
+      if (ready.projectionLagMs === 0) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    phase.projectedEvPerS = texts.length / ((performance.now() - t0) / 1000);
+  }
+  return phase;
+}
+
+type QueryFigures = { case: string; marquezMs: number[]; tributaryMs: number[]; marquezNodes: number[]; tributaryNodes: number[]; shared: number[]; marquezErrors: number; onlyTributary: string[]; onlyMarquez: string[] };
+
+async function compareQueries(agent: http.Agent, marquez: Side, tributary: Side, starts: { namespace: string; name: string; fields: string[]; columnLineage: boolean }[], log: (l: string) => void) {
+  const gql = (query: string, variables: Record<string, unknown>) => send(agent, tributary.port, 'POST', '/graphql', JSON.stringify({ query, variables }));
+  const lineageQuery = `query($id: ID!, $depth: Int!, $g: Granularity!, $d: LineageDirection!) { lineage(nodeId: $id, depth: $depth, granularity: $g, direction: $d) { nodes { id } } }`;
+  const cases: QueryFigures[] = [];
+  const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+    const t = performance.now();
+    const out = await work();
+    return [out, performance.now() - t];
+  };
+  for (const kind of ['lineage', 'column'] as const) {
+    const fig: QueryFigures = { case: kind === 'lineage' ? 'lineage depth 20 (Marquez undirected; Tributary BOTH)' : 'column lineage upstream depth 20', marquezMs: [], tributaryMs: [], marquezNodes: [], tributaryNodes: [], shared: [], marquezErrors: 0, onlyTributary: [], onlyMarquez: [] };
+    for (const s of kind === 'column' ? starts.filter((x) => x.columnLineage) : starts) {
+      const field = s.fields[0]!;
+      const nodeId = kind === 'lineage' ? `dataset:${s.namespace}:${s.name}` : `datasetField:${s.namespace}:${s.name}:${field}`;
+      const url = kind === 'lineage' ? `/api/v1/lineage?nodeId=${encodeURIComponent(nodeId)}&depth=20` : `/api/v1/column-lineage?nodeId=${encodeURIComponent(nodeId)}&depth=20`;
+      const [m, mMs] = await timed(() => send(agent, marquez.port, 'GET', url));
+      const variables = kind === 'lineage'
+        ? { id: datasetId(s.namespace, s.name), depth: 20, g: 'DATASET', d: 'BOTH' }
+        : { id: fieldId(s.namespace, s.name, field), depth: 20, g: 'FIELD', d: 'UPSTREAM' };
+      const [t, tMs] = await timed(() => gql(lineageQuery, variables));
+      const tIds = new Set(((JSON.parse(t.text) as { data?: { lineage: { nodes: { id: string }[] } } }).data?.lineage.nodes ?? []).map((n) => marquezId(n.id)));
+      if (m.status !== 200) {
+        fig.marquezErrors++;
+      } else {
+        const mIds = new Set(((JSON.parse(m.text) as { graph: { id: string }[] }).graph ?? []).map((n) => n.id));
+        fig.marquezNodes.push(mIds.size);
+        fig.shared.push([...tIds].filter((id) => mIds.has(id)).length);
+        // A few of each side's own nodes, for reading the difference (in the JSON).
+        if (fig.onlyTributary.length < 10) fig.onlyTributary.push(...[...tIds].filter((id) => !mIds.has(id)).slice(0, 3));
+        if (fig.onlyMarquez.length < 10) fig.onlyMarquez.push(...[...mIds].filter((id) => !tIds.has(id)).slice(0, 3));
+      }
+      fig.marquezMs.push(mMs);
+      fig.tributaryMs.push(tMs);
+      fig.tributaryNodes.push(tIds.size);
+    }
+    log(`${fig.case}: Marquez p50 ${median(fig.marquezMs).toFixed(0)} ms, Tributary p50 ${median(fig.tributaryMs).toFixed(1)} ms`);
+    cases.push(fig);
+  }
+  return cases;
+}
+
+/** A Tributary id in Marquez's spelling (components unescaped: Marquez does not escape ':'). */
+function marquezId(id: string): string {
+  const ref = parseId(id) as { kind: string; namespace?: string; name?: string; field?: string; runId?: string };
+  const kind = ref.kind === 'FIELD' ? 'datasetField' : ref.kind.toLowerCase();
+  return [kind, ref.namespace, ref.name, ref.field].filter((x) => x !== undefined).join(':');
+}
+
+const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
+
+function render(size: string, rounds: number, seq: number, results: Record<string, { seq: Phase[]; conc: Phase[] }>, queries: QueryFigures[], memory: Record<string, number>): string {
+  const m = results.Marquez!;
+  const t = results.Tributary!;
+  const med = (ps: Phase[], f: (p: Phase) => number | undefined) => median(ps.map((p) => f(p) ?? NaN));
+  const row = (label: string, mv: number, tv: number, unit: string, extra = '') => `| ${label} | ${mv.toFixed(1)} ${unit} | ${tv.toFixed(1)} ${unit} | ${(tv / mv).toFixed(1)}× | ${extra} |`;
+  const total = SIZES[size]!.jobs * SIZES[size]!.runsPerJob * 2;
+  const lines = [
+    `# Tributary and Marquez 0.50.0, size ${size}`,
+    '',
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; ${new Date().toISOString()}.`,
+    `Stream: the ${size} stream of bench/generator.ts (${total} spec-valid events per round, a fresh stream each round); ${rounds} rounds, services interleaved; per round the first ${seq} events from 1 client, the other ${total - seq} from 16 clients, one event per HTTP request. Medians over rounds.`,
+    'Tributary answers once an event is stored; "projected" is the rate until the graph showed every event of the phase.',
+    '',
+    '| path | Marquez | Tributary | ratio | notes |',
+    '|---|---|---|---|---|',
+    row('1 client, one event per request (acknowledged)', med(m.seq, (p) => p.evPerS), med(t.seq, (p) => p.evPerS), 'ev/s', `Marquez non-2xx: ${m.seq.map((p) => p.non2xx).join('/')}; Tributary: ${t.seq.map((p) => p.non2xx).join('/')}`),
+    row('1 client, until projected', med(m.seq, (p) => p.evPerS), med(t.seq, (p) => p.projectedEvPerS), 'ev/s', 'Marquez answers after its writes'),
+    row('16 clients, one event per request (acknowledged)', med(m.conc, (p) => p.evPerS), med(t.conc, (p) => p.evPerS), 'ev/s', `Marquez non-2xx: ${m.conc.map((p) => p.non2xx).join('/')}; Tributary: ${t.conc.map((p) => p.non2xx).join('/')}`),
+    row('16 clients, until projected', med(m.conc, (p) => p.evPerS), med(t.conc, (p) => p.projectedEvPerS), 'ev/s', ''),
+    ...queries.map((q) => {
+      const mMs = median(q.marquezMs);
+      const tMs = median(q.tributaryMs);
+      return `| ${q.case}, p50 | ${mMs.toFixed(1)} ms | ${tMs.toFixed(1)} ms | ${(mMs / tMs).toFixed(0)}× faster | nodes (median) Marquez ${median(q.marquezNodes)}, Tributary ${median(q.tributaryNodes)}, Tributary's also in Marquez's ${median(q.shared)}; Marquez errors ${q.marquezErrors} of ${q.marquezMs.length} |`;
+    }),
+    `| memory after the run (RSS) | ${memory.Marquez} MiB | ${memory.Tributary} MiB | ${(memory.Tributary! / memory.Marquez!).toFixed(2)}× | Marquez: JVM + PostgreSQL; Tributary: Node.js + embedded Neo4j (heap 1g, page cache 1g) |`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+main().catch((err) => {
+  process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+  process.exit(1);
+});
