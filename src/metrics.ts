@@ -59,15 +59,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly projectionLag = new Gauge({
+  /** The projector's state, read at each scrape (set by src/ingest/projector.ts). */
+  projectionState: () => { lagMs: number; queued: number } = () => ({ lagMs: 0, queued: 0 });
+  readonly projectionLag: Gauge = new Gauge({
     name: 'tributary_projection_lag_seconds',
     help: 'Age of the oldest stored event this process has still to project (0 when none)',
     registers: [this.registry],
+    collect: (): void => this.projectionLag.set(this.projectionState().lagMs / 1000),
   });
-  readonly projectionQueued = new Gauge({
+  readonly projectionQueued: Gauge = new Gauge({
     name: 'tributary_projection_queued_events',
     help: 'Stored events waiting in this process for projection',
     registers: [this.registry],
+    collect: (): void => this.projectionQueued.set(this.projectionState().queued),
   });
   readonly projectionFailed = new Counter({
     name: 'tributary_projection_failed_events_total',

@@ -58,7 +58,9 @@ export class Projector {
     private readonly metrics?: Metrics,
     private readonly rules: IdentityRules = NO_RULES,
     private readonly options: ProjectorOptions = DEFAULT_PROJECTOR,
-  ) {}
+  ) {
+    if (metrics) metrics.projectionState = () => ({ lagMs: this.lagMs(), queued: this.queue.length });
+  }
 
   start(): void {
     if (this.running) return;
@@ -132,8 +134,6 @@ export class Projector {
 
   private async run(): Promise<void> {
     while (this.running) {
-      this.metrics?.projectionQueued.set(this.queue.length);
-      this.metrics?.projectionLag.set(this.lagMs() / 1000);
       if (this.backoffMs > 0) await this.sleep(this.backoffMs);
       const age = this.queue.length > 0 ? Date.now() - Date.parse(this.queue[0]!.receivedAt) : 0;
       if (this.queue.length > 0 && this.queue.length < this.options.batch && this.waiters.size === 0 && age < this.options.lingerMs) {

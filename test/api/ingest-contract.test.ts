@@ -105,6 +105,13 @@ describe('HTTP ingestion contract', () => {
       assert.equal(res.status, 202, JSON.stringify(res.body));
       assert.equal(res.body.projected, false);
       assert.deepEqual((await stillPending([res.body.eventId])).map((r) => r.id), [res.body.eventId]);
+      // The lag is visible at once, read at scrape time.
+      const metrics = await (await fetch(`${slow.baseUrl}/metrics`)).text();
+      assert.match(metrics, /^tributary_projection_queued_events 1$/m);
+      assert.ok(Number(/^tributary_projection_lag_seconds (\S+)$/m.exec(metrics)?.[1]) > 0.2, metrics.slice(0, 200));
+      const ready = (await (await fetch(`${slow.baseUrl}/readyz`)).json()) as { status: string; projectionLagMs: number };
+      assert.equal(ready.status, 'ready', 'a lag under TRIBUTARY_MAX_PROJECTION_LAG_MS');
+      assert.ok(ready.projectionLagMs > 200);
       slow.app.projector.start();
       // Stored before that projector (re)started and no longer in its queue: the sweep takes it.
       await until('projected by the sweep', () => jobExists(ns, 'late'));
