@@ -175,7 +175,13 @@ async function compareQueries(agent: http.Agent, marquez: Side, tributary: Side,
       if (m.status !== 200) {
         fig.marquezErrors++;
       } else {
-        const mIds = new Set(((JSON.parse(m.text) as { graph: { id: string }[] }).graph ?? []).map((n) => n.id));
+        // Marquez names a job with a parent facet `<parent>.<name>` (simpleName: the name sent).
+        type MarquezNode = { id: string; type: string; data?: { namespace?: string; simpleName?: string } };
+        const mIds = new Set(
+          ((JSON.parse(m.text) as { graph: MarquezNode[] }).graph ?? []).map((n) =>
+            n.type === 'JOB' && n.data?.simpleName ? `job:${n.data.namespace}:${n.data.simpleName}` : n.id,
+          ),
+        );
         fig.marquezNodes.push(mIds.size);
         fig.shared.push([...tIds].filter((id) => mIds.has(id)).length);
         // A few of each side's own nodes, for reading the difference (in the JSON).
