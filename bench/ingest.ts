@@ -53,7 +53,7 @@ async function main() {
     rows.push(`| ${label} | ${total} | ${s.toFixed(2)} | ${Math.round(total / s)} | ${Math.round(total / projected)} | ${(bytes / s / 1e6).toFixed(2)} |`);
   };
   // As the service does after start: compile the hot plans; then warm the JIT with a few requests.
-  const warmed = await app.warmUp();
+  const warmed = await app.warmUp(false, false);
   for (const e of events('warm').slice(0, 200)) await post('/api/v1/lineage', e);
   const seq = events('seq');
   await measure('HTTP, 1 client, one event per request', async () => {

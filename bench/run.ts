@@ -142,7 +142,7 @@ async function main() {
   // statistics, so that the query phase does not measure one-off replanning (1-3 s per query).
   await driver.executeQuery('CALL db.prepareForReplanning(300)');
   // Then what the service does after start (TRIBUTARY_PLAN_WARMUP): compile the hot plans.
-  const warmed = await app.warmUp();
+  const warmed = await app.warmUp(false, false);
   out('## Ingestion');
   out();
   out('| path | events | seconds | events/s | MB/s | ratio to lower bound |');

@@ -56,7 +56,7 @@ export interface Core {
   rules: IdentityRules;
   statements: SchemaStatement[];
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
-  warmUp(firstOnly?: boolean): Promise<{ plans: number; failed: number; ms: number }>;
+  warmUp(firstOnly?: boolean, pace?: boolean): Promise<{ plans: number; failed: number; ms: number; firstPassMs: number }>;
 }
 
 /** What the process knows of the Neo4j it supervises (the embedded one); absent for an external server. */
@@ -94,7 +94,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       ingestor: new Ingestor(executor, log, metrics, rules),
       rules,
       statements,
-      warmUp: (firstOnly) => warmUpPlans(executor, shapes, log, firstOnly),
+      warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, firstOnly, pace),
     };
   } catch (err) {
     await driver.close();
