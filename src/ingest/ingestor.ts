@@ -180,17 +180,16 @@ export async function projectStored(
   events: { id: string; raw: string }[],
   rules: IdentityRules = NO_RULES,
 ): Promise<{ projected: number; invalid: number }> {
-  const plan = emptyPlan();
+  const valid: { id: string; valid: ValidEvent }[] = [];
   let invalid = 0;
   for (const e of events) {
     try {
-      planEvent(plan, validateEvent(JSON.parse(e.raw)), { rules, eventId: e.id });
+      valid.push({ id: e.id, valid: validateEvent(JSON.parse(e.raw)) });
     } catch {
       invalid++;
     }
   }
-  const compact = compactPlan(plan);
-  await executor.writeTx('reproject', (tx) => writePlan(tx, compact));
+  await executor.writeTx('reproject', (tx) => projectEvents(tx, valid, rules));
   return { projected: events.length - invalid, invalid };
 }
 
@@ -202,10 +201,15 @@ async function storeAndProject(tx: TxRunner, events: Accepted[], rules: Identity
     receivedAt: new Date().toISOString(),
   });
   const created = new Set(stored.filter((r) => r.created).map((r) => r.id));
-  const plan = emptyPlan();
-  for (const e of events) if (created.has(e.row.id)) planEvent(plan, e.valid, { rules, eventId: e.row.id });
-  await writePlan(tx, compactPlan(plan));
+  await projectEvents(tx, events.filter((e) => created.has(e.row.id)).map((e) => ({ id: e.row.id, valid: e.valid })), rules);
   return created;
+}
+
+/** Plans validated events (each under its stored id) as one compact plan and writes it: every projection goes through here. */
+export async function projectEvents(tx: TxRunner, events: { id: string; valid: ValidEvent }[], rules: IdentityRules): Promise<void> {
+  const plan = emptyPlan();
+  for (const e of events) planEvent(plan, e.valid, { rules, eventId: e.id });
+  await writePlan(tx, compactPlan(plan));
 }
 
 /**

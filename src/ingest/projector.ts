@@ -3,11 +3,8 @@ import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
-import { compactPlan } from './compact';
-import { writePlan, type PendingEvent } from './ingestor';
+import { projectEvents, type PendingEvent } from './ingestor';
 import { NO_RULES, type IdentityRules } from './naming';
-import { planEvent } from './plan';
-import { emptyPlan } from './plan-rows';
 import { validateEvent } from './validate';
 
 export interface ProjectorOptions {
@@ -192,10 +189,7 @@ export class Projector {
     try {
       const timer = this.metrics?.projectionSeconds.startTimer();
       await this.executor.writeTx('project', async (tx) => {
-        const plan = emptyPlan();
-        for (const e of batch) planEvent(plan, e.valid, { rules: this.rules, eventId: e.id });
-        const compact = compactPlan(plan);
-        await writePlan(tx, compact);
+        await projectEvents(tx, batch, this.rules);
         await tx.run(Query.MarkProjected, { ids: batch.map((e) => e.id), error: null, at: new Date().toISOString() });
       });
       timer?.();
