@@ -15,6 +15,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY cypher ./cypher
+# The ingestion spool (acknowledged events until projected): mount a persistent volume here.
+ENV TRIBUTARY_HOME=/var/lib/tributary
+RUN mkdir -p /var/lib/tributary && chown node:node /var/lib/tributary
+VOLUME /var/lib/tributary
 USER node
 EXPOSE 5000
 HEALTHCHECK --interval=10s --timeout=3s --retries=6 CMD node -e "fetch('http://127.0.0.1:5000/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"

@@ -19,7 +19,8 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * (end-to-end) and the projection lag. Then the same questions: lineage from 20 deep datasets
  * (Marquez GET /api/v1/lineage depth 20, undirected; Tributary BOTH depth 20), column lineage
  * upstream depth 20, node sets compared; RSS of each side's processes.
- * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000]
+ * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--tributary-only]
+ * (--tributary-only: Tributary's ingestion figures alone, for iterating; writes no report).
  * Writes bench/MARQUEZ-<size>.md and bench/marquez-<size>.json. Not part of npm test.
  */
 const repo = path.resolve(__dirname, '..', '..');
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
   };
   const rounds = opt('rounds', 3);
   const seqEvents = opt('seq', 1000);
+  const only = args.includes('--tributary-only');
   if (!fs.existsSync(path.join(baseline, 'run.sh'))) {
     process.stdout.write(`bench:marquez skipped: ${baseline} is absent (it holds the Marquez 0.50.0 source build; see its README)\n`);
     return;
@@ -47,9 +49,9 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
   const cleanup: (() => void)[] = [];
   try {
-    const marquez = await startMarquez(work, log, cleanup);
+    const marquez = only ? null : await startMarquez(work, log, cleanup);
     const tributary = await startTributary(work, log, cleanup);
-    const sides = [marquez, tributary];
+    const sides = marquez ? [marquez, tributary] : [tributary];
     const results: Record<string, { seq: Phase[]; conc: Phase[] }> = { Marquez: { seq: [], conc: [] }, Tributary: { seq: [], conc: [] } };
     let lastOutputs: { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean }[] = [];
     for (let r = 0; r < rounds; r++) {
@@ -66,6 +68,7 @@ async function main(): Promise<void> {
           (conc.projectedEvPerS ? `, projected ${seq.projectedEvPerS!.toFixed(1)} / ${conc.projectedEvPerS.toFixed(1)} ev/s` : ''));
       }
     }
+    if (!marquez) return;
     const starts = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2).slice(0, 20);
     const queries = await compareQueries(agent, marquez, tributary, starts, log);
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };

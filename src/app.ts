@@ -14,6 +14,8 @@ import { authFromConfig } from './http/auth';
 import { buildServer } from './http/server';
 import { GroupCommitter } from './ingest/group-commit';
 import { DEFAULT_PROJECTOR, Projector } from './ingest/projector';
+import { DEFAULT_SPOOL, Spool } from './ingest/spool';
+import { SpooledStore } from './ingest/spooled-store';
 import { checkRulesState, loadRules } from './ingest/identity-rules';
 import { Ingestor, type IngestItem } from './ingest/ingestor';
 import type { IdentityRules } from './ingest/naming';
@@ -114,13 +116,11 @@ export async function createApp(
   const core = await createCore(config, log, metrics, health);
   const { driver, executor, ingestor, rules, statements, warmUp } = core;
   try {
-    const projector = new Projector(executor, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch, lingerMs: config.ingest.projectionLingerMs });
-    // The HTTP contract: acknowledged once stored; the projector projects in the background.
-    const store = async (items: IngestItem[]) => {
-      const { outcomes, created } = await ingestor.store(items);
-      projector.enqueue(created);
-      return outcomes;
-    };
+    // The HTTP contract: acknowledged once in the spool (fdatasync'd); the projector projects in the background.
+    const spool = Spool.open(config.ingest.spoolDir, { ...DEFAULT_SPOOL, maxBytes: config.ingest.spoolMaxBytes }, log);
+    const projector = new Projector(executor, spool, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch, lingerMs: config.ingest.projectionLingerMs });
+    const spooled = new SpooledStore(spool, projector, log);
+    const store = (items: IngestItem[]) => spooled.store(items);
     const committer = new GroupCommitter(store);
     const catalog = new CatalogService(executor);
     const lineage = new LineageService(executor, config.lineage);
@@ -168,6 +168,7 @@ export async function createApp(
       close: async () => {
         await server.close();
         await projector.stop();
+        await spool.close();
         await driver.close();
       },
     };

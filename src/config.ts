@@ -51,6 +51,10 @@ const envSchema = z.object({
   /** /readyz answers 503 while the oldest stored event waiting for projection is older than this. */
   TRIBUTARY_MAX_PROJECTION_LAG_MS: positiveInt.default(120_000),
   /** Events per projection transaction (the background projector). */
+  /** The ingestion spool's folder (default <TRIBUTARY_HOME>/spool): local disk, one per process. */
+  TRIBUTARY_SPOOL_DIR: z.string().min(1).optional(),
+  /** Unprojected spool size beyond which ingestion answers 503 until the projection catches up. */
+  TRIBUTARY_SPOOL_MAX_MB: positiveInt.default(2048),
   TRIBUTARY_PROJECTION_BATCH: positiveInt.max(5000).default(500),
   /** How long the projector lets a small batch wait for more events (unless a client waits for it). */
   TRIBUTARY_PROJECTION_LINGER_MS: z.coerce.number().int().min(0).max(10_000).default(500),
@@ -166,6 +170,9 @@ export interface IngestSettings {
   maxLagMs: number;
   projectionBatch: number;
   projectionLingerMs: number;
+  /** The ingestion spool (src/ingest/spool.ts): its folder, and the unprojected bytes it may hold. */
+  spoolDir: string;
+  spoolMaxBytes: number;
 }
 
 export interface KafkaSettings {
@@ -226,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxLagMs: e.TRIBUTARY_MAX_PROJECTION_LAG_MS,
       projectionBatch: e.TRIBUTARY_PROJECTION_BATCH,
       projectionLingerMs: e.TRIBUTARY_PROJECTION_LINGER_MS,
+      spoolDir: path.resolve(e.TRIBUTARY_SPOOL_DIR ?? path.join(e.TRIBUTARY_HOME, 'spool')),
+      spoolMaxBytes: e.TRIBUTARY_SPOOL_MAX_MB * 2 ** 20,
     },
     lineage: {
       maxDepth: e.TRIBUTARY_MAX_DEPTH,

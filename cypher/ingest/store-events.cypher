@@ -1,12 +1,13 @@
 // Purpose: store accepted OpenLineage events durably, once per content hash (raw JSON kept so the
 //   graph can be rebuilt). Runs in the same transaction as the projection of those events.
 // Parameters:
-//   $events: list of {id, kind, eventType, eventTime, producer, specVersion, runId, jobId, datasetId, raw}
+//   $events: list of {id, kind, eventType, eventTime, producer, specVersion, runId, jobId, datasetId, raw,
+//            receivedAt (optional: the time the spool received it; else $receivedAt), projectedAt}
 //            (ids unique within the list)
 //   $token: string unique to this transaction; $receivedAt: ISO-8601 UTC time of receipt
 // Columns: id (string), created (boolean; false when an identical event was stored before)
 // Warm-up: {"events": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}], "token": ["-"], "receivedAt": ["-"]}
 UNWIND $events AS x
 MERGE (e:Event {id: x.id})
-  ON CREATE SET e += x, e.receivedAt = $receivedAt, e.token = $token
+  ON CREATE SET e += x, e.receivedAt = coalesce(x.receivedAt, $receivedAt), e.token = $token
 RETURN x.id AS id, e.token = $token AS created

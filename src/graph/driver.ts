@@ -1,11 +1,13 @@
 import neo4j, { type Driver } from 'neo4j-driver';
 import type { Neo4jConnection } from '../config';
+import { enlargeBoltWrites } from './bolt-writes';
 
 /**
  * Creates the driver for a connection. `neo4j://` URIs route (cluster, Aura); `bolt://` connects
  * to one server. Without a password, authentication is off (the embedded default).
  */
 export function createDriver(conn: Neo4jConnection): Driver {
+  enlargeBoltWrites();
   const auth = conn.password !== undefined ? neo4j.auth.basic(conn.user, conn.password) : undefined;
   return neo4j.driver(conn.uri, auth, {
     maxConnectionPoolSize: 50,

@@ -9,7 +9,6 @@ import path from 'node:path';
  */
 export enum Query {
   StoreEvents = 'ingest/store-events',
-  StorePendingEvents = 'ingest/store-pending-events',
   MarkProjected = 'ingest/mark-projected',
   PendingEvents = 'ingest/pending-events',
   StillPending = 'ingest/still-pending',

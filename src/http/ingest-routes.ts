@@ -6,6 +6,7 @@ import type { GroupCommitter } from '../ingest/group-commit';
 import { decodeUtf8 } from '../ingest/decode';
 import { outcomeLabel, type IngestItem, type IngestOutcome } from '../ingest/ingestor';
 import type { Projector } from '../ingest/projector';
+import { comparePositions } from '../ingest/spool';
 import type { Metrics } from '../metrics';
 
 /**
@@ -107,9 +108,10 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
   };
   /** True when every event is in the graph (waiting for it when asked to); the pending ones otherwise are still stored. */
   const projected = async (req: FastifyRequest, outcomes: IngestOutcome[]): Promise<boolean> => {
-    const pending = outcomes.flatMap((o) => (o.ok && o.pending ? [o.eventId] : []));
+    const pending = outcomes.flatMap((o) => (o.ok && o.pending ? [o.pending] : []));
     if (pending.length === 0) return true;
-    return waits(req) ? opts.projector.waitFor(pending, opts.waitTimeoutMs) : false;
+    const last = pending.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+    return waits(req) ? opts.projector.waitFor(last, opts.waitTimeoutMs) : false;
   };
 
   app.post('/api/v1/lineage', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -122,7 +124,9 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     opts.metrics?.ingestEvents.inc({ transport: 'http', outcome: outcomeLabel(outcome) });
     if (!outcome.ok) throw outcome.error;
     const inGraph = await projected(req, [outcome]);
-    return reply.code(wait && !inGraph ? 202 : 201).send({ eventId: outcome.eventId, duplicate: outcome.duplicate, projected: inGraph });
+    // Waiting also tells whether the projection found the event stored before.
+    const duplicate = outcome.duplicate || (inGraph && opts.projector.wasStoredBefore(outcome.eventId));
+    return reply.code(wait && !inGraph ? 202 : 201).send({ eventId: outcome.eventId, duplicate, projected: inGraph });
   });
 
   app.post('/api/v1/lineage/batch', async (req: FastifyRequest, reply: FastifyReply) => {

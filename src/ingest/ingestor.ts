@@ -9,6 +9,7 @@ import { NO_RULES, type IdentityRules } from './naming';
 import { planEvent } from './plan';
 import { emptyPlan } from './plan-rows';
 import { storedEventRow, type StoredEventRow } from './stored-event';
+import type { SpoolPosition } from './spool';
 import { validateEvent, type ValidEvent } from './validate';
 import { refreshJobVersions } from './versions';
 
@@ -29,7 +30,7 @@ export interface IngestItem {
 }
 
 export type IngestOutcome =
-  | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean; pending?: boolean }
+  | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean; pending?: SpoolPosition }
   | { ok: false; error: AppError };
 
 /** The metrics outcome label of an outcome: stored, duplicate, rejected (invalid) or failed. */
@@ -51,33 +52,6 @@ export class Ingestor {
     const batch = acceptItems(items, this.log);
     if (batch.accepted.size === 0) return batch.outcomes;
     return settle(batch, await this.commit([...batch.accepted.values()]));
-  }
-
-  /**
-   * validate → store, without projecting: the events are durably stored (label Pending) when this
-   * resolves; the projector (projector.ts) projects them afterwards (the HTTP contract). Outcomes
-   * in input order, each stored one saying whether it is still `pending`; `created` lists the
-   * events this call stored, for the projector. A store the database refuses
-   * for a transient reason is tried three times within about a second, then UNAVAILABLE.
-   */
-  async store(items: IngestItem[]): Promise<{ outcomes: IngestOutcome[]; created: PendingEvent[] }> {
-    const batch = acceptItems(items, this.log);
-    if (batch.accepted.size === 0) return { outcomes: batch.outcomes, created: [] };
-    const events = [...batch.accepted.values()];
-    const receivedAt = new Date().toISOString();
-    const rows = await retryTransient(this.executor, () =>
-      this.executor.autoCommit<{ id: string; created: boolean; pending: boolean }>(Query.StorePendingEvents, {
-        events: events.map((e) => e.row),
-        token: randomUUID(),
-        receivedAt,
-      }),
-    );
-    const byId = new Map(events.map((e) => [e.row.id, e]));
-    const created = rows.filter((r) => r.created).map((r) => ({ id: r.id, valid: byId.get(r.id)!.valid, receivedAt }));
-    const results = new Map(rows.map((r) => [r.id, r.created ? ('created' as const) : ('duplicate' as const)]));
-    const pending = new Set(rows.filter((r) => r.pending).map((r) => r.id));
-    const outcomes = settle(batch, results).map((o) => (o.ok ? { ...o, pending: pending.has(o.eventId) } : o));
-    return { outcomes, created };
   }
 
   /**
@@ -106,16 +80,10 @@ export class Ingestor {
   }
 }
 
-type Accepted = { row: StoredEventRow; valid: ValidEvent };
+/** A validated event and its stored form (`receivedAt` when known: the spool's time of receipt). */
+export type Accepted = { row: StoredEventRow & { receivedAt?: string }; valid: ValidEvent };
 
-/** A stored event waiting for projection, validated already. */
-export interface PendingEvent {
-  id: string;
-  valid: ValidEvent;
-  receivedAt: string;
-}
-
-interface AcceptedBatch {
+export interface AcceptedBatch {
   outcomes: IngestOutcome[];
   /** Valid events by id (an event sent twice in one call is stored once). */
   accepted: Map<string, Accepted>;
@@ -123,7 +91,7 @@ interface AcceptedBatch {
 }
 
 /** Validation of every item; whatever one event does to validation or its stored form is that event's fault alone. */
-function acceptItems(items: IngestItem[], log?: Logger): AcceptedBatch {
+export function acceptItems(items: IngestItem[], log?: Logger): AcceptedBatch {
   const outcomes: IngestOutcome[] = new Array(items.length);
   const accepted = new Map<string, Accepted>();
   const slots: AcceptedBatch['slots'] = [];
@@ -142,7 +110,7 @@ function acceptItems(items: IngestItem[], log?: Logger): AcceptedBatch {
 }
 
 /** The outcomes of a batch once stored: the first slot of a created id is new, any other a duplicate. */
-function settle(batch: AcceptedBatch, results: Map<string, 'created' | 'duplicate' | AppError>): IngestOutcome[] {
+export function settle(batch: AcceptedBatch, results: Map<string, 'created' | 'duplicate' | AppError>): IngestOutcome[] {
   const { outcomes } = batch;
   const firstSlot = new Set<string>();
   for (const { index, id, kind } of batch.slots) {
@@ -156,18 +124,6 @@ function settle(batch: AcceptedBatch, results: Map<string, 'created' | 'duplicat
     outcomes[index] = { ok: true, eventId: id, kind, duplicate: !isNew };
   }
   return outcomes;
-}
-
-/** `work`, tried again twice (after 100 and 400 ms) while it fails UNAVAILABLE and the database is not known to be down. */
-async function retryTransient<T>(executor: Executor, work: () => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await work();
-    } catch (err) {
-      if (attempt >= 2 || !executor.up() || !(err instanceof AppError) || err.code !== ErrorCode.UNAVAILABLE) throw err;
-      await new Promise((r) => setTimeout(r, 100 * 4 ** attempt));
-    }
-  }
 }
 
 /**
@@ -194,9 +150,10 @@ export async function projectStored(
 }
 
 /** Stores the events and projects those not stored before; returns the ids it created. */
-async function storeAndProject(tx: TxRunner, events: Accepted[], rules: IdentityRules): Promise<Set<string>> {
+export async function storeAndProject(tx: TxRunner, events: Accepted[], rules: IdentityRules): Promise<Set<string>> {
+  const projectedAt = new Date().toISOString();
   const stored = await tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
-    events: events.map((e) => e.row),
+    events: events.map((e) => ({ ...e.row, projectedAt })),
     token: randomUUID(),
     receivedAt: new Date().toISOString(),
   });

@@ -1,21 +1,24 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { AppError, ErrorCode } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
-import { projectEvents, type PendingEvent } from './ingestor';
+import { projectEvents, storeAndProject, type Accepted } from './ingestor';
 import { NO_RULES, type IdentityRules } from './naming';
+import { comparePositions, type Spool, type SpoolPosition } from './spool';
+import { storedEventRow } from './stored-event';
 import { validateEvent } from './validate';
 
 export interface ProjectorOptions {
   /** Events per projection transaction, at most. */
   batch: number;
-  /** Events held in memory; beyond it they wait in Neo4j (label Pending) for the sweep. */
+  /** Validated events held in memory; beyond it the projector reads them back from the spool. */
   maxQueued: number;
-  /** A Pending event this old that no queue holds is taken by the sweep (left by a stopped process). */
-  orphanAfterMs: number;
-  /** How often an idle projector looks for such events. */
-  sweepMs: number;
+  /** How often an idle projector looks again (legacy Pending events, the spool). */
+  idleMs: number;
   /**
    * How long the first event of a batch smaller than `batch` may wait for others, unless a client
    * waits for its projection: fewer, larger transactions leave more of the CPU to acknowledging.
@@ -23,40 +26,58 @@ export interface ProjectorOptions {
   lingerMs: number;
 }
 
-export const DEFAULT_PROJECTOR: ProjectorOptions = { batch: 500, maxQueued: 50_000, orphanAfterMs: 10_000, sweepMs: 2_000, lingerMs: 500 };
+/** How often an idle projector looks for events an earlier version left Pending in Neo4j. */
+const LEGACY_EVERY_MS = 2_000;
+
+export const DEFAULT_PROJECTOR: ProjectorOptions = { batch: 500, maxQueued: 5_000, idleMs: 1_000, lingerMs: 500 };
+
+/** An event in the spool, validated; `error` set when it no longer validates (read back after an upgrade). */
+export interface SpooledEvent extends Accepted {
+  start: SpoolPosition;
+  end: SpoolPosition;
+  error?: string;
+}
 
 /**
- * Projects stored events (label Pending) into the graph, in the background, in batches of up to
- * `batch` events per transaction: the events this process stored (handed over by `enqueue`, already
- * validated), and, when idle, those no process is projecting (stored before this process started,
- * or older than `orphanAfterMs`). The projection is idempotent and order-independent, so an event
- * projected twice (two processes sweeping at once) or in any order gives the same graph.
- * Each transaction writes the projection and drops the Pending labels together. A batch the
- * database refuses is split in halves; an event that fails alone is labelled ProjectionFailed with
- * the error (logged, counted) and never blocks the others. While Neo4j is unavailable the batch
- * waits and is retried with backoff; nothing is dropped (the events are stored).
+ * Projects the spool (spool.ts) into the graph in log order, in batches of up to `batch` events per
+ * transaction; each transaction stores the raw events (Event nodes, once per content) and the
+ * projection of those not stored before, then the spool's checkpoint moves past them.
+ * Events come from memory (handed over by `offer` as they are acknowledged, already validated) or,
+ * after a restart or when more than `maxQueued` wait, are read back from the spool.
+ * A batch the database refuses is split in halves; an event that fails alone is stored with the
+ * label ProjectionFailed and its error (logged, counted; `npm run reproject` retries it), so it
+ * never blocks the others. While Neo4j is unavailable the batch waits and is retried with backoff;
+ * nothing is dropped (the spool holds it). Events a version before the spool left labelled Pending
+ * in Neo4j are projected once after start.
  */
 export class Projector {
-  private readonly queue: PendingEvent[] = [];
-  private readonly queued = new Set<string>();
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly queue: SpooledEvent[] = [];
+  /** The end of the last event taken (queued or read): offers continue from here. */
+  private taken: SpoolPosition;
+  /** Set while events after this position are only in the spool, not in memory. */
+  private fromDisk: SpoolPosition | null;
+  private waiters: { end: SpoolPosition; resolve: () => void }[] = [];
+  /** Ids found already stored by recent projections (a waiting client learns it sent a duplicate). */
+  private readonly foundStored = new Set<string>();
   private readonly startedAt = new Date().toISOString();
+  private lastLegacy = 0;
   private wake: (() => void) | null = null;
   private lingering = false;
   private loop: Promise<void> | null = null;
   private running = false;
-  private lastSweep = 0;
   private backoffMs = 0;
-  private oldestInFlight: string | null = null;
 
   constructor(
     private readonly executor: Executor,
+    private readonly spool: Spool,
     private readonly log: Logger,
     private readonly metrics?: Metrics,
     private readonly rules: IdentityRules = NO_RULES,
     private readonly options: ProjectorOptions = DEFAULT_PROJECTOR,
   ) {
-    if (metrics) metrics.projectionState = () => ({ lagMs: this.lagMs(), queued: this.queue.length });
+    this.taken = spool.checkpoint;
+    this.fromDisk = comparePositions(spool.normalise(spool.checkpoint), spool.normalise(spool.end)) < 0 ? spool.checkpoint : null;
+    if (metrics) metrics.projectionState = () => ({ lagMs: this.lagMs(), queued: spool.pendingRecords });
   }
 
   start(): void {
@@ -65,141 +86,137 @@ export class Projector {
     this.loop = this.run();
   }
 
-  /** Finishes the transaction in flight; what is still queued stays Pending in Neo4j for the next start. */
+  /** Finishes the transaction in flight; the rest stays in the spool for the next start. */
   async stop(): Promise<void> {
     this.running = false;
     this.wake?.();
     await this.loop;
   }
 
-  /** Hands over events this process just stored (created, label Pending). */
-  enqueue(events: PendingEvent[]): void {
+  /** Hands over events just appended to the spool, in log order. */
+  offer(events: SpooledEvent[]): void {
     for (const e of events) {
-      if (this.queue.length >= this.options.maxQueued || this.queued.has(e.id)) continue;
+      if (this.fromDisk) break;
+      if (comparePositions(this.spool.normalise(e.end), this.spool.normalise(this.taken)) <= 0) continue;
+      if (this.queue.length >= this.options.maxQueued || comparePositions(this.spool.normalise(e.start), this.spool.normalise(this.taken)) !== 0) {
+        this.fromDisk = this.taken;
+        break;
+      }
       this.queue.push(e);
-      this.queued.add(e.id);
+      this.taken = e.end;
     }
-    if (!this.lingering || this.queue.length >= this.options.batch) this.wake?.();
+    if (!this.lingering || this.queue.length >= this.options.batch || this.fromDisk) this.wake?.();
   }
 
-  /** Event ids some request is waiting on (Tributary-Wait: projected). */
-  waitingOn(): number {
-    return this.waiters.size;
-  }
-
-  /** Milliseconds since the oldest event this process has still to project was received; 0 when none. */
+  /** Milliseconds since the oldest event not yet projected was received; 0 when none. */
   lagMs(): number {
-    const oldest = this.oldestInFlight ?? this.queue[0]?.receivedAt ?? null;
-    return oldest === null ? 0 : Math.max(0, Date.now() - Date.parse(oldest));
+    return this.spool.lagMs();
   }
 
-  /**
-   * Resolves true once none of `ids` is Pending any more (projected, or failed), false after
-   * `timeoutMs`. Events this process projects resolve as their transaction commits; others (stored
-   * by another process, or beyond the in-memory queue) are checked in Neo4j every 250 ms.
-   */
-  async waitFor(ids: string[], timeoutMs: number): Promise<boolean> {
-    let left = new Set(ids);
-    const deadline = Date.now() + timeoutMs;
-    while (left.size > 0) {
-      const remaining = await this.executor.read<{ id: string }>(Query.StillPending, { ids: [...left] });
-      left = new Set(remaining.map((r) => r.id));
-      if (left.size === 0) return true;
-      const wait = Math.min(250, deadline - Date.now());
-      if (wait <= 0) return false;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          for (const id of left) {
-            const ws = this.waiters.get(id);
-            ws?.delete(done);
-            if (ws?.size === 0) this.waiters.delete(id);
-          }
-          resolve();
-        };
-        const timer = setTimeout(done, wait);
-        for (const id of left) {
-          if (!this.waiters.has(id)) this.waiters.set(id, new Set());
-          this.waiters.get(id)!.add(done);
-        }
-        // Somebody waits: project now rather than linger.
-        if (this.lingering) this.wake?.();
-      });
-    }
-    return true;
+  /** Whether a recent projection found this event stored before (it was a duplicate). */
+  wasStoredBefore(id: string): boolean {
+    return this.foundStored.has(id);
+  }
+
+  /** Resolves true once everything up to `end` is projected, false after `timeoutMs`. */
+  waitFor(end: SpoolPosition, timeoutMs: number): Promise<boolean> {
+    if (this.projectedThrough(end)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = { end, resolve: () => finish(true) };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(ok);
+      };
+      this.waiters.push(waiter);
+      // Somebody waits: project now rather than linger.
+      if (this.lingering) this.wake?.();
+    });
+  }
+
+  /** Number of requests waiting for their projection. */
+  waitingOn(): number {
+    return this.waiters.length;
+  }
+
+  private projectedThrough(end: SpoolPosition): boolean {
+    return comparePositions(this.spool.normalise(end), this.spool.normalise(this.spool.checkpoint)) <= 0;
   }
 
   private async run(): Promise<void> {
     while (this.running) {
       if (this.backoffMs > 0) await this.sleep(this.backoffMs);
-      const age = this.queue.length > 0 ? Date.now() - Date.parse(this.queue[0]!.receivedAt) : 0;
-      if (this.queue.length > 0 && this.queue.length < this.options.batch && this.waiters.size === 0 && age < this.options.lingerMs) {
+      if (!this.running) break;
+      const age = this.queue.length > 0 ? Date.now() - Date.parse(this.queue[0]!.row.receivedAt!) : 0;
+      if (!this.fromDisk && this.queue.length > 0 && this.queue.length < this.options.batch && this.waiters.length === 0 && age < this.options.lingerMs) {
         this.lingering = true;
         await this.sleep(this.options.lingerMs - age);
         this.lingering = false;
       }
       let batch = this.queue.splice(0, this.options.batch);
-      for (const e of batch) this.queued.delete(e.id);
-      if (batch.length === 0 && Date.now() - this.lastSweep >= this.options.sweepMs) batch = await this.sweep().catch(() => []);
-      if (batch.length === 0) {
-        await this.sleep(this.options.sweepMs);
-        continue;
-      }
-      this.oldestInFlight = batch.reduce((m, e) => (e.receivedAt < m ? e.receivedAt : m), batch[0]!.receivedAt);
       try {
+        if (batch.length === 0 && this.fromDisk) batch = this.readBack();
+        if (batch.length === 0) {
+          const legacyDue = Date.now() - this.lastLegacy >= LEGACY_EVERY_MS;
+          if (!legacyDue || !(await this.projectLegacy())) await this.sleep(this.options.idleMs);
+          continue;
+        }
         await this.project(batch);
+        this.spool.commit(batch[batch.length - 1]!.end, batch.length);
+        this.waiters.filter((w) => this.projectedThrough(w.end)).forEach((w) => w.resolve());
         this.backoffMs = 0;
       } catch (err) {
         // Unavailable: back to the front of the queue, tried again after a pause.
         this.queue.unshift(...batch);
-        for (const e of batch) this.queued.add(e.id);
         this.backoffMs = Math.min(10_000, Math.max(500, this.backoffMs * 2));
         this.log.warn('projection paused: the graph database is unavailable', { events: batch.length, retryInMs: this.backoffMs, error: (err as Error).message });
-      } finally {
-        this.oldestInFlight = null;
       }
     }
   }
 
-  /** Stored events no queue holds: received before this process started, or long enough ago. */
-  private async sweep(): Promise<PendingEvent[]> {
-    this.lastSweep = Date.now();
-    const cutoff = new Date(Date.now() - this.options.orphanAfterMs).toISOString();
-    const before = cutoff > this.startedAt ? cutoff : this.startedAt;
-    let rows: { id: string; raw: string; receivedAt: string }[];
-    try {
-      rows = await this.executor.read(Query.PendingEvents, { before, limit: this.options.batch });
-    } catch {
-      return []; // unavailable: the next sweep tries again
-    }
-    const events: PendingEvent[] = [];
-    for (const r of rows) {
+  /** The next events from the spool (after a restart, or past the memory queue), validated again. */
+  private readBack(): SpooledEvent[] {
+    const from = this.fromDisk!;
+    const records = this.spool.read(from, this.options.batch);
+    const events: SpooledEvent[] = records.map((r) => {
       try {
-        events.push({ id: r.id, valid: validateEvent(JSON.parse(r.raw)), receivedAt: r.receivedAt });
+        const value = JSON.parse(r.raw) as unknown;
+        const valid = validateEvent(value);
+        return { row: { ...storedEventRow(valid, r.raw, value), receivedAt: r.receivedAt }, valid, start: r.start, end: r.end };
       } catch (err) {
-        await this.fail([r.id], `no longer valid: ${(err as Error).message}`).catch(() => {});
+        const row = { id: `event:${createHash('sha256').update(r.raw).digest('hex')}`, raw: r.raw, receivedAt: r.receivedAt } as Accepted['row'];
+        return { row, valid: null as unknown as Accepted['valid'], start: r.start, end: r.end, error: `no longer valid: ${(err as Error).message}` };
       }
-    }
-    if (events.length > 0) this.log.info('projecting stored events no process was projecting', { events: events.length });
+    });
+    const last = events[events.length - 1];
+    if (last) this.taken = last.end;
+    // Caught up: offers (which arrive only after their sync moved spool.end) go to memory again.
+    this.fromDisk = comparePositions(this.spool.normalise(this.taken), this.spool.normalise(this.spool.end)) >= 0 ? null : this.taken;
     return events;
   }
 
   /** One transaction for the batch; halves on a failure that is not the database being down. */
-  private async project(batch: PendingEvent[]): Promise<void> {
+  private async project(batch: SpooledEvent[]): Promise<void> {
+    const invalid = batch.filter((e) => e.error !== undefined);
+    if (invalid.length > 0) {
+      for (const e of invalid) await this.fail(e, e.error!);
+      batch = batch.filter((e) => e.error === undefined);
+      if (batch.length === 0) return;
+    }
     try {
       const timer = this.metrics?.projectionSeconds.startTimer();
-      await this.executor.writeTx('project', async (tx) => {
-        await projectEvents(tx, batch, this.rules);
-        await tx.run(Query.MarkProjected, { ids: batch.map((e) => e.id), error: null, at: new Date().toISOString() });
-      });
+      // The same event acknowledged twice (two requests at once) is stored and projected once.
+      const unique = [...new Map(batch.map((e) => [e.row.id, e])).values()];
+      const created = await this.executor.writeTx('project', (tx) => storeAndProject(tx, unique, this.rules));
       timer?.();
       this.metrics?.projectionBatch.observe(batch.length);
-      this.settled(batch.map((e) => e.id));
+      for (const e of batch) if (!created.has(e.row.id)) this.remember(e.row.id);
     } catch (err) {
       if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;
       if (batch.length === 1) {
-        this.log.error('event could not be projected; labelled ProjectionFailed', { eventId: batch[0]!.id, error: err });
-        await this.fail([batch[0]!.id], (err as Error)?.message ?? String(err));
+        this.log.error('event could not be projected; stored with the label ProjectionFailed', { eventId: batch[0]!.row.id, error: err });
+        await this.fail(batch[0]!, (err as Error)?.message ?? String(err));
         return;
       }
       const mid = Math.ceil(batch.length / 2);
@@ -208,19 +225,52 @@ export class Projector {
     }
   }
 
-  private async fail(ids: string[], error: string): Promise<void> {
-    await this.executor.writeTx(Query.MarkProjected, (tx) => tx.run(Query.MarkProjected, { ids, error: error.slice(0, 2000), at: new Date().toISOString() }));
-    this.metrics?.projectionFailed.inc(ids.length);
-    this.settled(ids);
+  /** Stores the event unprojected, labelled ProjectionFailed; if even that is refused, appends it to `failed.ndjson` in the spool folder. */
+  private async fail(e: SpooledEvent, error: string): Promise<void> {
+    this.metrics?.projectionFailed.inc();
+    const at = new Date().toISOString();
+    try {
+      await this.executor.writeTx('project-failed', async (tx) => {
+        await tx.run(Query.StoreEvents, { events: [e.row], token: 'failed', receivedAt: e.row.receivedAt });
+        await tx.run(Query.MarkProjected, { ids: [e.row.id], error: error.slice(0, 2000), at });
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;
+      this.log.error('event could not be stored either; kept in failed.ndjson in the spool folder', { eventId: e.row.id, error: err });
+      fs.appendFileSync(path.join(this.spool.dir, 'failed.ndjson'), JSON.stringify({ receivedAt: e.row.receivedAt, error, raw: e.row.raw }) + '\n');
+    }
   }
 
-  private settled(ids: string[]): void {
-    for (const id of ids) {
-      const ws = this.waiters.get(id);
-      if (!ws) continue;
-      this.waiters.delete(id);
-      for (const w of ws) w();
-    }
+  /**
+   * Projects one page of events an earlier version stored labelled Pending in Neo4j and no process
+   * projects (received before this one started, or over 10 s ago: a rolling upgrade); false when none.
+   */
+  private async projectLegacy(): Promise<boolean> {
+    this.lastLegacy = Date.now();
+    const cutoff = new Date(Date.now() - 10_000).toISOString();
+    const before = cutoff > this.startedAt ? cutoff : this.startedAt;
+    const rows = await this.executor.read<{ id: string; raw: string; receivedAt: string }>(Query.PendingEvents, { before, limit: this.options.batch });
+    if (rows.length === 0) return false;
+    const valid = rows.flatMap((r) => {
+      try {
+        return [{ id: r.id, valid: validateEvent(JSON.parse(r.raw)) }];
+      } catch {
+        return [];
+      }
+    });
+    await this.executor.writeTx('project', async (tx) => {
+      await projectEvents(tx, valid, this.rules);
+      await tx.run(Query.MarkProjected, { ids: valid.map((v) => v.id), error: null, at: new Date().toISOString() });
+      const invalid = rows.filter((r) => !valid.some((v) => v.id === r.id)).map((r) => r.id);
+      if (invalid.length > 0) await tx.run(Query.MarkProjected, { ids: invalid, error: 'no longer valid', at: new Date().toISOString() });
+    });
+    this.log.info('projected events an earlier version had stored without projecting', { events: rows.length });
+    return true;
+  }
+
+  private remember(id: string): void {
+    if (this.foundStored.size >= 10_000) this.foundStored.delete(this.foundStored.values().next().value!);
+    this.foundStored.add(id);
   }
 
   private sleep(ms: number): Promise<void> {

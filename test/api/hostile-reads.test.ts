@@ -114,7 +114,7 @@ describe('reads while Neo4j goes away', () => {
     const log = createLogger('error');
     let neo4j = await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '512m', pageCache: '128m' }, log);
     const port = Number(new URL(neo4j.uri.replace('bolt:', 'http:')).port);
-    const app = await createApp({ ...config, neo4j: { uri: neo4j.uri, user: 'neo4j' } }, log);
+    const app = await createApp({ ...config, ingest: { ...config.ingest, spoolDir: path.join(home, 'spool') }, neo4j: { uri: neo4j.uri, user: 'neo4j' } }, log);
     await app.server.listen({ host: '127.0.0.1', port: 0 });
     const url = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
     const gql = async (query: string) => (await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) })).json() as Promise<any>;

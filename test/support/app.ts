@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger, type Logger } from '../../src/log';
 import { createApp, type App } from '../../src/app';
@@ -20,7 +23,9 @@ export interface TestService {
 export async function startService(env: Record<string, string> = {}, log: Logger = createLogger('error')): Promise<TestService> {
   // Tests read what they just sent: HTTP ingestion answers once projected, unless a test asks for
   // the default contract (TRIBUTARY_INGEST_WAIT: 'none', see test/api/ingest-contract.test.ts).
-  const config = loadConfig({ ...process.env, TRIBUTARY_INGEST_WAIT: 'projected', ...env });
+  // Each service its own spool (one per process is the rule), removed on close unless the test chose it.
+  const ownSpool = env.TRIBUTARY_SPOOL_DIR ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-spool-'));
+  const config = loadConfig({ ...process.env, TRIBUTARY_INGEST_WAIT: 'projected', ...(ownSpool ? { TRIBUTARY_SPOOL_DIR: ownSpool } : {}), ...env });
   if (!config.neo4j) throw new Error('tests need NEO4J_URI: run them with `npm test` (test/run.ts starts Neo4j)');
   const app = await createApp(config, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
@@ -48,6 +53,9 @@ export async function startService(env: Record<string, string> = {}, log: Logger
     post,
     postEvent: (event) => post('/api/v1/lineage', JSON.stringify(event)),
     graphql: async (query, variables) => (await post('/graphql', JSON.stringify({ query, variables }))).body,
-    close: () => app.close(),
+    close: async () => {
+      await app.close();
+      if (ownSpool) fs.rmSync(ownSpool, { recursive: true, force: true });
+    },
   };
 }
