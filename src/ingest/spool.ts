@@ -129,8 +129,10 @@ export class Spool {
   /** Position equality across a segment boundary: the end of a sealed segment is the start of the next. */
   normalise(p: SpoolPosition): SpoolPosition {
     const length = this.segments.get(p.segment);
-    if (p.segment !== this.active && length !== undefined && p.offset >= length) return { segment: p.segment + 1, offset: 0 };
-    return p;
+    if (p.segment === this.active || (length !== undefined && p.offset < length)) return p;
+    // At the end of a sealed segment, or in one that is gone: the start of the next one there is.
+    const later = [...this.segments.keys()].filter((n) => n > p.segment);
+    return later.length > 0 ? { segment: Math.min(...later), offset: 0 } : length !== undefined ? { segment: p.segment + 1, offset: 0 } : p;
   }
 
   /**
@@ -263,7 +265,8 @@ export class Spool {
       this.fd = null;
       await new Promise<void>((resolve) => fs.close(fd, () => resolve()));
     }
-    const next = this.segments.size === 0 && this.active === 0 ? 1 : this.active + 1;
+    // Always after every segment and after the checkpoint: positions only grow.
+    const next = Math.max(this.active, this.committed.segment, ...this.segments.keys()) + 1;
     this.fd = fs.openSync(this.file(next), 'a');
     syncDir(this.dir);
     this.segments.set(next, 0);
