@@ -29,7 +29,7 @@ async function main() {
     neo4j = await startEmbeddedNeo4j({ ...config.embedded, home: `${config.embedded.home}/bench`, port: 0 }, log);
     config = { ...config, neo4j: { uri: neo4j.uri, user: 'neo4j' } };
   }
-  const app = await createApp(config, log);
+  const app = await createApp({ ...config, ingest: { ...config.ingest, spoolDir: `${config.embedded.home}/bench/spool` } }, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   const port = (app.server.server.address() as AddressInfo).port;

@@ -19,7 +19,9 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * (end-to-end) and the projection lag. Then the same questions: lineage from 20 deep datasets
  * (Marquez GET /api/v1/lineage depth 20, undirected; Tributary BOTH depth 20), column lineage
  * upstream depth 20, node sets compared; RSS of each side's processes.
- * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--tributary-only]
+ * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--tributary-only]
+ * (--starts: how many deep datasets the lineage questions start from; Marquez needs minutes per
+ * depth-20 lineage on M, cut at its 60 s statement timeout, so M runs with a few.)
  * (--tributary-only: Tributary's ingestion figures alone, for iterating; writes no report).
  * Writes bench/MARQUEZ-<size>.md and bench/marquez-<size>.json. Not part of npm test.
  */
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
   const rounds = opt('rounds', 3);
   const seqEvents = opt('seq', 1000);
   const only = args.includes('--tributary-only');
+  const startCount = opt('starts', 20);
   if (!fs.existsSync(path.join(baseline, 'run.sh'))) {
     process.stdout.write(`bench:marquez skipped: ${baseline} is absent (it holds the Marquez 0.50.0 source build; see its README)\n`);
     return;
@@ -68,13 +71,20 @@ async function main(): Promise<void> {
           (conc.projectedEvPerS ? `, projected ${seq.projectedEvPerS!.toFixed(1)} / ${conc.projectedEvPerS.toFixed(1)} ev/s` : ''));
       }
     }
+    // Ingestion while 50 GraphQL clients read (Tributary): a fresh stream, readers asking lineage
+    // of the datasets already ingested, for as long as the ingestion runs.
+    const readers = await withReaders(agent, tributary, lastOutputs, 50, async () => {
+      const texts = [...stream({ ...SIZES[size]!, seed: 42 + rounds, nameOffset: rounds * 10_000_000 })].map((e) => JSON.stringify(e));
+      return { seq: await ingest(agent, tributary, texts.slice(0, seqEvents), 1), conc: await ingest(agent, tributary, texts.slice(seqEvents), 16) };
+    });
+    log(`with 50 GraphQL readers: 1 client ${readers.result.seq.evPerS.toFixed(1)} ev/s, 16 clients ${readers.result.conc.evPerS.toFixed(1)} ev/s; ${readers.reads} reads, p50 ${readers.p50.toFixed(1)} ms, ${readers.errors} errors`);
     if (!marquez) return;
-    const starts = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2).slice(0, 20);
+    const starts = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2).slice(0, startCount);
     const queries = await compareQueries(agent, marquez, tributary, starts, log);
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
-    const report = render(size, rounds, seqEvents, results, queries, memory);
+    const report = render(size, rounds, seqEvents, results, queries, memory, readers);
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
-    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, memory }, null, 2) + '\n');
+    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, memory, readers }, null, 2) + '\n');
     process.stdout.write(report);
   } finally {
     for (const c of cleanup.reverse()) c();
@@ -105,7 +115,7 @@ async function startMarquez(work: string, log: (l: string) => void, cleanup: (()
 
 async function startTributary(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', NEO4J_URI: '' };
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
   const logFile = path.join(work, 'tributary.log');
   log(`starting Tributary (log ${logFile})`);
   const child = startLogged(process.execPath, [path.join(repo, 'dist', 'src', 'main.js')], env, repo, logFile);
@@ -150,6 +160,29 @@ async function ingest(agent: http.Agent, side: Side, texts: string[], clients: n
     phase.projectedEvPerS = texts.length / ((performance.now() - t0) / 1000);
   }
   return phase;
+}
+
+type Readers = { result: { seq: Phase; conc: Phase }; reads: number; errors: number; p50: number };
+
+/** Runs `work` while `clients` GraphQL clients ask upstream lineage (depth 5) of the given datasets in a loop. */
+async function withReaders(agent: http.Agent, side: Side, datasets: { namespace: string; name: string }[], clients: number, work: () => Promise<Readers['result']>): Promise<Readers> {
+  let done = false;
+  let errors = 0;
+  const latencies: number[] = [];
+  const query = `query($id: ID!) { lineage(nodeId: $id, depth: 5, direction: UPSTREAM) { nodes { id } truncated } }`;
+  const readers = Array.from({ length: clients }, async (_, c) => {
+    for (let i = c; !done; i += clients) {
+      const d = datasets[i % datasets.length]!;
+      const t = performance.now();
+      const res = await send(agent, side.port, 'POST', '/graphql', JSON.stringify({ query, variables: { id: datasetId(d.namespace, d.name) } }));
+      latencies.push(performance.now() - t);
+      if (res.status !== 200 || res.text.includes('"errors"')) errors++;
+    }
+  });
+  const result = await work();
+  done = true;
+  await Promise.all(readers);
+  return { result, reads: latencies.length, errors, p50: median(latencies) };
 }
 
 type QueryFigures = { case: string; marquezMs: number[]; tributaryMs: number[]; marquezNodes: number[]; tributaryNodes: number[]; shared: number[]; marquezErrors: number; onlyTributary: string[]; onlyMarquez: string[] };
@@ -210,7 +243,7 @@ function marquezId(id: string): string {
 
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
 
-function render(size: string, rounds: number, seq: number, results: Record<string, { seq: Phase[]; conc: Phase[] }>, queries: QueryFigures[], memory: Record<string, number>): string {
+function render(size: string, rounds: number, seq: number, results: Record<string, { seq: Phase[]; conc: Phase[] }>, queries: QueryFigures[], memory: Record<string, number>, readers: Readers): string {
   const m = results.Marquez!;
   const t = results.Tributary!;
   const med = (ps: Phase[], f: (p: Phase) => number | undefined) => median(ps.map((p) => f(p) ?? NaN));
@@ -234,6 +267,7 @@ function render(size: string, rounds: number, seq: number, results: Record<strin
       const tMs = median(q.tributaryMs);
       return `| ${q.case}, p50 | ${mMs.toFixed(1)} ms | ${tMs.toFixed(1)} ms | ${(mMs / tMs).toFixed(0)}× faster | nodes (median) Marquez ${median(q.marquezNodes)}, Tributary ${median(q.tributaryNodes)}, Tributary's also in Marquez's ${median(q.shared)}; Marquez errors ${q.marquezErrors} of ${q.marquezMs.length} |`;
     }),
+    `| Tributary with 50 GraphQL clients reading (lineage depth 5, ${readers.reads} reads, p50 ${readers.p50.toFixed(0)} ms, ${readers.errors} errors): 1 client / 16 clients | – | ${readers.result.seq.evPerS.toFixed(1)} / ${readers.result.conc.evPerS.toFixed(1)} ev/s | ${(readers.result.seq.evPerS / med(t.seq, (p) => p.evPerS)).toFixed(2)} / ${(readers.result.conc.evPerS / med(t.conc, (p) => p.evPerS)).toFixed(2)} of the rate without readers | acknowledged |`,
     `| memory after the run (RSS) | ${memory.Marquez} MiB | ${memory.Tributary} MiB | ${(memory.Tributary! / memory.Marquez!).toFixed(2)}× | Marquez: JVM + PostgreSQL; Tributary: Node.js + embedded Neo4j (heap 1g, page cache 1g) |`,
     '',
   ];

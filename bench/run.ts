@@ -50,7 +50,7 @@ async function main() {
   const pageCache = size === 'L' ? '10g' : '4g';
   const neo4j = config.neo4j ? null : await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '4g', pageCache }, log);
   if (neo4j) config = { ...config, neo4j: { uri: neo4j.uri, user: 'neo4j' } };
-  const app = await createApp({ ...config, graphql: { ...config.graphql, maxDepth: 30, maxComplexity: 1_000_000 } }, log);
+  const app = await createApp({ ...config, ingest: { ...config.ingest, spoolDir: path.join(home, 'spool') }, graphql: { ...config.graphql, maxDepth: 30, maxComplexity: 1_000_000 } }, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const lines: string[] = [];
   const out = (s = '') => {

@@ -62,7 +62,7 @@ const envSchema = z.object({
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
   TRIBUTARY_MAX_COVERAGE_EDGES: positiveInt.default(200_000),
-  TRIBUTARY_PLAN_WARMUP: z.enum(['true', 'false']).default('true'),
+  TRIBUTARY_PLAN_WARMUP: z.enum(['first', 'all', 'true', 'false']).default('first'),
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
   /** Estimated answer size (src/graphql/limits.ts): a full depth-20 lineage both ways (4,000 nodes, 8 fields each) costs about 52,000. */
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(100_000),
@@ -154,8 +154,11 @@ export interface Config {
   access: { tokensFile?: string; tokens?: string; corsOrigins: string[]; ratePerMinute?: number; jwt?: { issuer: string; audience: string; jwksUrl: string } };
   /** The identity rules file (TRIBUTARY_IDENTITY_RULES; YAML or JSON), absent for none. */
   identityRulesFile?: string;
-  /** Compile the hot queries' plans in the background after start (src/graph/warmup.ts). */
-  planWarmUp: boolean;
+  /**
+   * After start, compile in the background the plan of the first parameter shape of each hot query
+   * (`first`), of every shape they are called with (`all`), or none (`off`): src/graph/warmup.ts.
+   */
+  planWarmUp: 'first' | 'all' | 'off';
 }
 
 export interface IngestSettings {
@@ -266,7 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     logLevel: e.TRIBUTARY_LOG_LEVEL,
     identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,
-    planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'true',
+    planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'false' ? 'off' : e.TRIBUTARY_PLAN_WARMUP === 'all' ? 'all' : 'first',
     kafka: e.KAFKA_BROKERS
       ? {
           brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),

@@ -102,7 +102,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     kafka: worker ? { topic: config.kafka!.topic, group: config.kafka!.groupId } : null,
   });
   // In the background: requests are served meanwhile (those arriving first may compile a plan).
-  if (config.planWarmUp) void warmUp();
+  if (config.planWarmUp !== 'off') void warmUp(config.planWarmUp === 'first');
 }
 
 /**

@@ -54,6 +54,7 @@ export enum Query {
   RecordFacetStorage = 'admin/record-facet-storage',
   MigrateFacetStorage = 'admin/migrate-facet-storage',
   CoverageEdges = 'analytics/coverage-edges',
+  CoverageSummary = 'analytics/coverage-summary',
   LineageBreaks = 'analytics/lineage-breaks',
   Search = 'nodes/search',
   Identity = 'nodes/identity',

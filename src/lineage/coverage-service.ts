@@ -38,16 +38,24 @@ export interface TrendBucket {
   columnLevelShare: number;
 }
 
-export interface CoverageReport {
-  scope: CoverageScope;
-  value: string | null;
+/** The scope's figures, overall and by engine and namespace: always complete (summed in the database). */
+export interface CoverageSummary {
   overall: CoverageFigures;
   byEngine: CoverageFigures[];
   byNamespace: CoverageFigures[];
+  /** True when the scope has more edges than TRIBUTARY_MAX_COVERAGE_EDGES: byJob and trend are then partial. */
+  truncated: boolean;
+}
+
+/** By job and over time: read edge by edge (at most TRIBUTARY_MAX_COVERAGE_EDGES). */
+export interface CoverageDetails {
   byJob: CoverageFigures[];
   trend: TrendBucket[];
-  /** True when the scope has more edges than TRIBUTARY_MAX_COVERAGE_EDGES and the figures are partial. */
-  truncated: boolean;
+}
+
+export interface CoverageReport extends CoverageSummary, CoverageDetails {
+  scope: CoverageScope;
+  value: string | null;
 }
 
 export interface GapEdge {
@@ -91,18 +99,36 @@ export class CoverageService {
   ) {}
 
   async coverage(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageReport> {
-    const { rows, truncated } = await this.edges(scope, value);
-    const current = rows.filter((r) => r.current);
+    const [summary, details] = await Promise.all([this.summary(scope, value), this.details(scope, value, bucket, from, to)]);
+    return { scope, value, ...summary, ...details };
+  }
+
+  /**
+   * Overall, by engine and by namespace, summed in Neo4j from the figures kept on each edge (a few
+   * rows cross the wire whatever the scope's size). A store with edges written before those figures
+   * were kept is summed here from its edges instead (bounded, and then possibly truncated).
+   */
+  async summary(scope: CoverageScope, value: string | null): Promise<CoverageSummary> {
+    checkScope(scope, value);
+    const groups = await this.executor.read<SummaryRow>(Query.CoverageSummary, { scope, value: scopeValue(scope, value) });
+    if (groups.some((g) => g.legacy > 0)) {
+      const { rows, truncated } = await this.edges(scope, value);
+      const current = rows.filter((r) => r.current);
+      return { overall: figures('all', current), byEngine: breakdown(current, (r) => r.engine), byNamespace: breakdown(current, (r) => r.namespace), truncated };
+    }
+    const sum = (key: string, rows: SummaryRow[]) => summed(key, rows);
     return {
-      scope,
-      value,
-      overall: figures('all', current),
-      byEngine: breakdown(current, (r) => r.engine),
-      byNamespace: breakdown(current, (r) => r.namespace),
-      byJob: breakdown(current, (r) => r.jobId),
-      trend: trend(rows, bucket, from, to),
-      truncated,
+      overall: sum('all', groups),
+      byEngine: sortFigures([...groupBy(groups, (g) => g.engine)].map(([k, rs]) => sum(k, rs))),
+      byNamespace: sortFigures([...groupBy(groups, (g) => g.namespace)].map(([k, rs]) => sum(k, rs))),
+      truncated: groups.reduce((n, g) => n + g.allEdges, 0) > this.limits.maxCoverageEdges,
     };
+  }
+
+  /** By job (most edges first) and the trend, from the scope's edges (at most TRIBUTARY_MAX_COVERAGE_EDGES of them). */
+  async details(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageDetails> {
+    const { rows } = await this.edges(scope, value);
+    return { byJob: breakdown(rows.filter((r) => r.current), (r) => r.jobId), trend: trend(rows, bucket, from, to) };
   }
 
   /**
@@ -150,13 +176,9 @@ export class CoverageService {
   }
 
   private async edges(scope: CoverageScope, value: string | null): Promise<{ rows: EdgeRow[]; truncated: boolean }> {
-    if (scope !== CoverageScope.ALL && !value) throw badInput(`scope ${scope} needs a value`);
+    checkScope(scope, value);
     const limit = this.limits.maxCoverageEdges;
-    const rows = await this.executor.read<EdgeRow>(Query.CoverageEdges, {
-      scope,
-      value: scope === CoverageScope.ENGINE ? value!.toLowerCase() : value,
-      limit: limit + 1,
-    });
+    const rows = await this.executor.read<EdgeRow>(Query.CoverageEdges, { scope, value: scopeValue(scope, value), limit: limit + 1 });
     return { rows: rows.slice(0, limit), truncated: rows.length > limit };
   }
 }
@@ -179,8 +201,50 @@ function figures(key: string, rows: EdgeRow[]): CoverageFigures {
 
 function breakdown(rows: EdgeRow[], key: (r: EdgeRow) => string): CoverageFigures[] {
   const groups = groupBy(rows, key);
-  return [...groups].map(([k, rs]) => figures(k, rs)).sort((a, b) => b.edges - a.edges || cmp(a.key, b.key));
+  return sortFigures([...groups].map(([k, rs]) => figures(k, rs)));
 }
+
+/** Most edges first, then by key. */
+function sortFigures(list: CoverageFigures[]): CoverageFigures[] {
+  return list.sort((a, b) => b.edges - a.edges || cmp(a.key, b.key));
+}
+
+interface SummaryRow {
+  engine: string;
+  namespace: string;
+  allEdges: number;
+  legacy: number;
+  edges: number;
+  columnLevel: number;
+  outputFields: number;
+  fieldsWithInputs: number;
+}
+
+/** The figures of summed groups: the same numbers `figures` gives from their edges. */
+function summed(key: string, rows: SummaryRow[]): CoverageFigures {
+  const add = (f: (r: SummaryRow) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const edges = add((r) => r.edges);
+  const columnLevel = add((r) => r.columnLevel);
+  const outputFields = add((r) => r.outputFields);
+  const fieldsWithInputs = add((r) => r.fieldsWithInputs);
+  return {
+    key,
+    edges,
+    columnLevel,
+    datasetLevelOnly: edges - columnLevel,
+    columnLevelShare: ratio(columnLevel, edges),
+    outputFields,
+    fieldsWithInputs,
+    fieldShare: ratio(fieldsWithInputs, outputFields),
+  };
+}
+
+function checkScope(scope: CoverageScope, value: string | null): void {
+  if (scope !== CoverageScope.ALL && !value) throw badInput(`scope ${scope} needs a value`);
+}
+
+/** Engines are matched lower-cased, as they are stored. */
+const scopeValue = (scope: CoverageScope, value: string | null) => (scope === CoverageScope.ENGINE ? value!.toLowerCase() : value);
 
 /**
  * Buckets from `from` to `to`. Defaults: `to` is the latest edge time, but never after now (an

@@ -105,13 +105,21 @@ describe('coverage figures kept on the job → output edges', () => {
     assert.deepEqual(await fig(), { edges: 2, columnLevel: 2, outputFields: 3, fieldsWithInputs: 2 });
   });
 
-  it('are partial, and say so, beyond TRIBUTARY_MAX_COVERAGE_EDGES', async () => {
+  it('beyond TRIBUTARY_MAX_COVERAGE_EDGES: byJob is partial and says so; overall, byEngine, byNamespace stay complete (summed in Neo4j)', async () => {
     const small = await startService({ TRIBUTARY_MAX_COVERAGE_EDGES: '3' });
     try {
-      const res = await small.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { truncated overall { edges } } }`, { ns });
+      const res = await small.graphql(
+        `query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { truncated overall { edges columnLevel } byEngine { edges } byNamespace { edges } byJob { edges } } }`,
+        { ns },
+      );
       assert.equal(res.errors, undefined, JSON.stringify(res.errors));
-      assert.equal(res.data.coverage.truncated, true);
-      assert.ok(res.data.coverage.overall.edges <= 3);
+      const c = res.data.coverage;
+      assert.equal(c.truncated, true);
+      assert.deepEqual(c.overall, { edges: 5, columnLevel: 2 });
+      const total = (list: { edges: number }[]) => list.reduce((n, x) => n + x.edges, 0);
+      assert.equal(total(c.byEngine), 5);
+      assert.equal(total(c.byNamespace), 5);
+      assert.ok(total(c.byJob) <= 3, `byJob reads at most 3 edges (${total(c.byJob)})`);
     } finally {
       await small.close();
     }

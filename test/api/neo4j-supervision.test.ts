@@ -32,7 +32,7 @@ let base: string;
 before(async () => {
   supervisor = new Neo4jSupervisor({ ...config.embedded, home, port: 0, heap: '512m', pageCache: '128m' }, log, { maxRestarts: 5 });
   const uri = await supervisor.start();
-  app = await createApp({ ...config, ingest: { ...config.ingest, spoolDir: path.join(home, 'spool') }, neo4j: { uri, user: 'neo4j', retryMs: 3000 }, planWarmUp: false }, log, new Metrics(false), supervisor);
+  app = await createApp({ ...config, ingest: { ...config.ingest, spoolDir: path.join(home, 'spool') }, neo4j: { uri, user: 'neo4j', retryMs: 3000 }, planWarmUp: 'off' }, log, new Metrics(false), supervisor);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.server.address() as AddressInfo).port}`;
 });

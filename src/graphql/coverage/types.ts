@@ -77,7 +77,11 @@ export class Coverage implements CoverageReport {
   @Field(() => [CoverageTrendBucket], { description: 'Coverage over time, oldest bucket first.' })
   trend!: CoverageTrendBucket[];
 
-  @Field(() => Boolean, { description: 'True when the scope had more edges than the server reads at once; figures are partial.' })
+  @Field(() => Boolean, {
+    description:
+      'True when the scope has more edges than the server reads at once (TRIBUTARY_MAX_COVERAGE_EDGES): byJob and trend ' +
+      'are then partial; overall, byEngine and byNamespace are always complete.',
+  })
   truncated!: boolean;
 }
 

@@ -1,0 +1,31 @@
+// Purpose: coverage of a scope summed in the database, per (engine, namespace) of the job, from the
+//   figures kept on each job → output edge (PRODUCES: outputFields, fieldsWithInputs, written by
+//   ingest/refresh-output-coverage.cypher): current edges, those with column lineage, output fields
+//   and fields with inputs. Also every edge (history included) and the edges written before those
+//   figures were kept (legacy: the service then computes from coverage-edges.cypher instead).
+//   Scope: ALL (every job), NAMESPACE, JOB (an id) or ENGINE, chosen as in coverage-edges.cypher.
+// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL)
+// Columns: engine, namespace, allEdges, legacy, edges, columnLevel, outputFields, fieldsWithInputs (integers)
+// Warm-up: [{"scope": ["ALL"], "value": [null]}, {"scope": ["ENGINE"], "value": ["-"]}]
+CALL () {
+  WITH 1 AS one WHERE $scope = 'ALL'
+  MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j
+  UNION
+  WITH 1 AS one WHERE $scope = 'NAMESPACE'
+  MATCH (j:Job) WHERE j.namespace = $value RETURN j
+  UNION
+  WITH 1 AS one WHERE $scope = 'JOB'
+  MATCH (j:Job {id: $value}) RETURN j
+  UNION
+  WITH 1 AS one WHERE $scope = 'ENGINE'
+  MATCH (j:Job) WHERE j.engine = $value RETURN j
+}
+MATCH (j)-[p:PRODUCES]->(:Dataset)
+WITH coalesce(j.engine, 'other') AS engine, j.namespace AS namespace, p, coalesce(p.current, true) AS current
+RETURN engine, namespace,
+       count(p) AS allEdges,
+       count(CASE WHEN p.outputFields IS NULL THEN 1 END) AS legacy,
+       count(CASE WHEN current THEN 1 END) AS edges,
+       count(CASE WHEN current AND p.fieldsWithInputs > 0 THEN 1 END) AS columnLevel,
+       sum(CASE WHEN current THEN coalesce(p.outputFields, 0) ELSE 0 END) AS outputFields,
+       sum(CASE WHEN current THEN coalesce(p.fieldsWithInputs, 0) ELSE 0 END) AS fieldsWithInputs
