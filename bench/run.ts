@@ -23,6 +23,11 @@ import { TraceService } from '../src/lineage/trace-service';
 import { Direction, Granularity } from '../src/lineage/types';
 import { createLogger } from '../src/log';
 import { bareSchema, bareWrite } from './bare-loader';
+import { KafkaWorker } from '../src/ingest/kafka-worker';
+import type { Ingestor } from '../src/ingest/ingestor';
+import type { Config } from '../src/config';
+import { startKafka } from '../test/support/kafka-broker';
+import { committed, createTopic, kafkaClient, produce } from '../test/support/kafka';
 import { generate, SIZES } from './generator';
 
 /**
@@ -33,6 +38,9 @@ import { generate, SIZES } from './generator';
  *  - queries over GraphQL/HTTP (p50, p95, p99 over many start nodes) and, for lineage, the same
  *    traversal through the bare Cypher (the service's expansion queries on the driver alone);
  *  - memory: this process's RSS and Neo4j's heap (JMX) and page cache setting.
+ *  - with --kafka: the Kafka worker on a fresh stream of the same size (its own names) through a
+ *    local KRaft broker (4 partitions, keyed by run id), timed from the first poll to the last
+ *    offset committed; producing is not timed.
  * Prints markdown tables and a one-line summary, and writes them to bench/REPORT-<size>.md.
  * Uses a throwaway embedded Neo4j (its own store, recreated) unless NEO4J_URI is set.
  */
@@ -40,6 +48,7 @@ async function main() {
   const args = process.argv.slice(2);
   const size = (args.find((a) => !a.startsWith('--')) ?? 'S').toUpperCase();
   const withLowerBound = !args.includes('--no-lower-bound');
+  const withKafka = args.includes('--kafka');
   const spec = SIZES[size];
   if (!spec) throw new Error(`size must be one of ${Object.keys(SIZES).join(', ')}`);
   let config = loadConfig();
@@ -132,6 +141,7 @@ async function main() {
   const cpu1 = cpuSeconds(neo4j?.pid);
   memory.phase('ingest (lower bound)');
   const bareT = withLowerBound ? await timed(viaBare(generated.events)) : NaN;
+  const kafkaT = withKafka ? await timedKafka(app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
   // The stream is no longer needed: let it go, so that the service (same process) does not pay
   // for collecting hundreds of MB during the query phase.
   generated.events = [];
@@ -148,6 +158,7 @@ async function main() {
   out('| path | events | seconds | events/s | MB/s | ratio to lower bound |');
   out('|---|---|---|---|---|---|');
   out(`| Tributary, HTTP batch endpoint (100/request, 4 clients) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
+  if (withKafka) out(`| Tributary, Kafka worker (4 partitions, up to ${KAFKA_BATCH} events a transaction; a fresh stream of the same size) | ${eventCount} | ${s(kafkaT)} | ${rate(eventCount, kafkaT)} | ${(bytes / 1e6 / kafkaT).toFixed(2)} | ${withLowerBound ? (bareT / kafkaT).toFixed(2) : '–'} |`);
   if (withLowerBound) out(`| lower bound: bare UNWIND loader, same nodes, relationships, properties and raw events, same constraints (4 writers) | ${eventCount} | ${s(bareT)} | ${rate(eventCount, bareT)} | ${(bytes / 1e6 / bareT).toFixed(2)} | 1.00 |`);
   out();
   const per1k = (secs: number) => ((secs / eventCount) * 1000).toFixed(2);
@@ -420,3 +431,28 @@ main().catch((err) => {
   process.stderr.write(`${err?.stack ?? err}\n`);
   process.exit(1);
 });
+
+const KAFKA_BATCH = 500;
+
+/** Seconds the Kafka worker takes to store and project `events` produced beforehand to a fresh topic of a local broker. */
+async function timedKafka(ingestor: Ingestor, events: Record<string, unknown>[], home: string, config: Config): Promise<number> {
+  const broker = await startKafka(home, config.embedded.searchPath, config.embedded.javaHome);
+  try {
+    const id = Math.random().toString(16).slice(2, 10);
+    const settings = { brokers: [broker.bootstrap], topic: `bench.${id}`, dlqTopic: `bench.${id}.dlq`, groupId: `bench-${id}`, clientId: `bench-${id}`, sessionTimeoutMs: 10_000, maxBatch: KAFKA_BATCH, stuckMs: 600_000 };
+    await createTopic(settings, 4);
+    const producer = kafkaClient(settings).producer();
+    await producer.connect();
+    await produce(producer, settings.topic, events.map((e) => ({ key: String((e.run as { runId?: string } | undefined)?.runId ?? ''), value: JSON.stringify(e) })));
+    await producer.disconnect();
+    const worker = new KafkaWorker(settings, ingestor, createLogger('warn'));
+    const t = Date.now();
+    await worker.start();
+    while ((await committed(settings)) < events.length) await new Promise((r) => setTimeout(r, 100));
+    const seconds = (Date.now() - t) / 1000;
+    await worker.stop();
+    return seconds;
+  } finally {
+    await broker.stop();
+  }
+}

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
@@ -88,6 +89,10 @@ const envSchema = z.object({
   TRIBUTARY_MAX_RESPONSE_FIELDS: positiveInt.default(250_000),
   /** Longest a read transaction may run in Neo4j before the server cancels it. */
   TRIBUTARY_QUERY_TIMEOUT_MS: positiveInt.default(30_000),
+  /** GraphQL requests executing at once (others wait in order); default: the number of cores, at least 2. */
+  TRIBUTARY_GRAPHQL_CONCURRENCY: positiveInt.optional(),
+  /** GraphQL requests that may wait for a slot; beyond, 503 at once. */
+  TRIBUTARY_GRAPHQL_QUEUE: positiveInt.default(1000),
   TRIBUTARY_IDENTITY_RULES: z.string().min(1).optional(),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Comma-separated bootstrap servers; when set, `serve` also runs the Kafka ingestion worker. */
@@ -146,6 +151,9 @@ export interface Config {
     maxResponseFields: number;
     /** Read transactions are cancelled by Neo4j after this long (ms). */
     timeoutMs: number;
+    /** GraphQL requests executing at once, and how many may wait (src/http/read-slots.ts). */
+    concurrency: number;
+    queue: number;
   };
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
@@ -253,6 +261,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxAliases: e.TRIBUTARY_MAX_QUERY_ALIASES,
       maxResponseFields: e.TRIBUTARY_MAX_RESPONSE_FIELDS,
       timeoutMs: e.TRIBUTARY_QUERY_TIMEOUT_MS,
+      concurrency: e.TRIBUTARY_GRAPHQL_CONCURRENCY ?? Math.max(2, os.cpus().length),
+      queue: e.TRIBUTARY_GRAPHQL_QUEUE,
     },
     access: {
       tokensFile: e.TRIBUTARY_TOKENS_FILE,

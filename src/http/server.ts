@@ -7,6 +7,7 @@ import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } fr
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
+import { ReadSlots } from './read-slots';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import { createHash } from 'node:crypto';
 import type { TlsMaterial } from './tls';
@@ -41,7 +42,7 @@ export interface ServerDeps {
   live?: () => boolean;
   log: Logger;
   committer: GroupCommitter;
-  /** Validate and store (label Pending), handing the stored events to the projector. */
+  /** Validate and append to the spool, handing the events to the projector. */
   store: (items: IngestItem[]) => Promise<IngestOutcome[]>;
   projector: Projector;
   /** More for the /readyz body (the projection lag). */
@@ -53,7 +54,7 @@ export interface ServerDeps {
   /** Requests per minute per token (per address without one); none when absent. */
   ratePerMinute?: number;
   limits: IngestSettings;
-  queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number };
+  queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number; concurrency: number; queue: number };
   /** The server's traversal caps, for the cost estimate. */
   walkCaps: WalkCaps;
   metrics: Metrics;
@@ -137,6 +138,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     ...deps.limits,
   });
 
+  const slots = new ReadSlots(deps.queryLimits.concurrency, deps.queryLimits.queue);
   // Before Apollo parses and validates: token count and fragment expansion (src/graphql/gate.ts).
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.url !== '/graphql') return;
@@ -144,6 +146,10 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     const query = (req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as { query?: unknown } | null))?.query;
     const refused = typeof query === 'string' ? checkDocument(query, deps.queryLimits) : null;
     if (refused) return reply.code(400).send({ errors: [{ message: refused.message, extensions: { code: refused.code } }] });
+    // Then a slot: at most `concurrency` GraphQL requests execute at once; released when the
+    // response is sent or the client goes away.
+    const release = await slots.acquire();
+    reply.raw.once('close', release);
   });
 
   const q = deps.queryLimits;

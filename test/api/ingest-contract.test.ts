@@ -121,6 +121,34 @@ describe('HTTP ingestion contract', () => {
     }
   });
 
+  it('refuses with 503 and Retry-After, storing nothing, while the unprojected spool exceeds TRIBUTARY_SPOOL_MAX_MB; accepts again once projected', async () => {
+    const ns = uniquePrefix('contract-full');
+    const full = await startService({ TRIBUTARY_INGEST_WAIT: 'none', TRIBUTARY_SPOOL_MAX_MB: '1' });
+    try {
+      await full.app.projector.stop();
+      const big = (i: number) => runEvent(ns, { job: `big${i}`, outputs: ['t'], jobFacets: { documentation: { description: 'é'.repeat(60_000) } } });
+      let accepted = 0;
+      let refused: { status: number; body: any } | null = null;
+      for (let i = 0; i < 40 && !refused; i++) {
+        const res = await full.postEvent(big(i));
+        if (res.status === 201) accepted++;
+        else refused = res;
+      }
+      assert.ok(refused, 'refused before 40 events of 120 KB');
+      assert.equal(refused.status, 503);
+      assert.equal(refused.body.error.code, 'UNAVAILABLE');
+      assert.match(refused.body.error.message, /behind/);
+      const res = await fetch(`${full.baseUrl}/api/v1/lineage`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(big(99)) });
+      assert.equal(res.headers.get('retry-after'), '5');
+      full.app.projector.start();
+      await until('the spool projected', async () => full.app.projector.lagMs() === 0, 60_000);
+      assert.ok(await jobExists(ns, `big${accepted - 1}`), 'every accepted event is projected');
+      assert.equal((await full.postEvent(big(100))).status, 201, 'accepted again');
+    } finally {
+      await full.close();
+    }
+  });
+
   it('an event an earlier version left Pending in Neo4j and that no longer validates is labelled ProjectionFailed, never retried forever', async () => {
     const id = `event:${uniquePrefix('contract-failed')}`;
     await svc.app.driver.executeQuery(
