@@ -73,7 +73,10 @@ async function main(): Promise<void> {
     }
     // Ingestion while 50 GraphQL clients read (Tributary): a fresh stream, readers asking lineage
     // of the datasets already ingested, for as long as the ingestion runs.
-    const readers = await withReaders(agent, tributary, lastOutputs, 50, async () => {
+    // The readers get their own connections: sharing the ingesting clients' pool would queue an
+    // event behind reads in the client, not in the service.
+    const readerAgent = new http.Agent({ keepAlive: true, maxSockets: 50 });
+    const readers = await withReaders(readerAgent, tributary, lastOutputs, 50, async () => {
       const texts = [...stream({ ...SIZES[size]!, seed: 42 + rounds, nameOffset: rounds * 10_000_000 })].map((e) => JSON.stringify(e));
       return { seq: await ingest(agent, tributary, texts.slice(0, seqEvents), 1), conc: await ingest(agent, tributary, texts.slice(seqEvents), 16) };
     });
