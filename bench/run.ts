@@ -141,11 +141,12 @@ async function main() {
   const cpu1 = cpuSeconds(neo4j?.pid);
   memory.phase('ingest (lower bound)');
   const bareT = withLowerBound ? await timed(viaBare(generated.events)) : NaN;
-  const kafkaT = withKafka ? await timedKafka(app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
   // The stream is no longer needed: let it go, so that the service (same process) does not pay
   // for collecting hundreds of MB during the query phase.
   generated.events = [];
   const cpu2 = cpuSeconds(neo4j?.pid);
+  // After the CPU figures: they compare the batch endpoint with the lower bound only.
+  const kafkaT = withKafka ? await timedKafka(app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
   memory.phase('queries');
   const graph = await graphSize(driver);
   // As an operator would after a bulk load: resample the indexes and drop plans made on the old
