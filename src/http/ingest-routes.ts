@@ -14,9 +14,9 @@ import type { Metrics } from '../metrics';
  * `url: http://<host>:5000`.
  *
  * `POST /api/v1/lineage`, one event:
- *  201  stored durably (committed in Neo4j; survives a crash of Tributary or of Neo4j); the graph
- *       shows it once the projector has projected it (src/ingest/projector.ts; typically within
- *       tens of milliseconds). Body {eventId, duplicate, projected}.
+ *  201  stored durably (appended to the spool and synced, src/ingest/spool.ts; survives a crash of
+ *       Tributary or of Neo4j); the graph shows it once the projector has projected it
+ *       (src/ingest/projector.ts). Body {eventId, duplicate, projected}.
  *       With `Tributary-Wait: projected` (or `?wait=projected`, or TRIBUTARY_INGEST_WAIT=projected),
  *       201 only once the graph shows it (read-your-writes); 202 with projected: false when that
  *       took longer than TRIBUTARY_WAIT_TIMEOUT_MS (stored all the same). `none` asks not to wait.
@@ -24,7 +24,8 @@ import type { Metrics } from '../metrics';
  *  401  credentials missing or wrong; 403 without the ingest scope
  *  413  body (after gzip decoding) larger than the configured limit
  *  415  Content-Type is not JSON, Content-Encoding is neither identity nor gzip, or the body is not JSON
- *  503  Neo4j unavailable: nothing was stored (the client should retry)
+ *  503  nothing was stored (the client should retry): the spool holds more than its limit not yet
+ *       projected, its disk failed, or the service is shutting down
  *
  * `POST /api/v1/lineage/batch`, a JSON array of events (or `{"events": [...]}`): 200 with
  * `{status: success | partial_success | failure, summary: {received, successful, failed},
