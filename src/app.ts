@@ -18,6 +18,7 @@ import { DEFAULT_SPOOL, Spool } from './ingest/spool';
 import { SpooledStore } from './ingest/spooled-store';
 import { checkRulesState, loadRules } from './ingest/identity-rules';
 import { Ingestor, type IngestItem } from './ingest/ingestor';
+import { ProjectionWriter } from './ingest/writer';
 import type { IdentityRules } from './ingest/naming';
 import { BreaksService } from './lineage/breaks-service';
 import { CatalogService } from './lineage/catalog-service';
@@ -54,6 +55,8 @@ export interface Core {
   driver: Driver;
   executor: Executor;
   ingestor: Ingestor;
+  /** One projection transaction at a time in this process, shared by the ingestor and the projector. */
+  writer: ProjectionWriter;
   /** The identity rules in force (TRIBUTARY_IDENTITY_RULES). */
   rules: IdentityRules;
   statements: SchemaStatement[];
@@ -90,10 +93,12 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
     if (rules.count > 0) log.info('identity rules loaded', { file: config.identityRulesFile, rules: rules.count });
     const stale = await checkRulesState(executor, rules);
     if (stale) log.warn(stale, { file: config.identityRulesFile ?? null });
+    const writer = new ProjectionWriter();
     return {
       driver,
       executor,
-      ingestor: new Ingestor(executor, log, metrics, rules),
+      ingestor: new Ingestor(executor, log, metrics, rules, writer),
+      writer,
       rules,
       statements,
       warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, firstOnly, pace),
@@ -114,11 +119,11 @@ export async function createApp(
   alsoReady: () => boolean = () => true,
 ): Promise<App> {
   const core = await createCore(config, log, metrics, health);
-  const { driver, executor, ingestor, rules, statements, warmUp } = core;
+  const { driver, executor, ingestor, rules, statements, warmUp, writer } = core;
   try {
     // The HTTP contract: acknowledged once in the spool (fdatasync'd); the projector projects in the background.
     const spool = Spool.open(config.ingest.spoolDir, { ...DEFAULT_SPOOL, maxBytes: config.ingest.spoolMaxBytes }, log);
-    const projector = new Projector(executor, spool, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch, lingerMs: config.ingest.projectionLingerMs });
+    const projector = new Projector(executor, spool, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch, lingerMs: config.ingest.projectionLingerMs }, writer);
     const spooled = new SpooledStore(spool, projector, log);
     const store = (items: IngestItem[]) => spooled.store(items);
     const committer = new GroupCommitter(store);

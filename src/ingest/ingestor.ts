@@ -11,6 +11,7 @@ import { emptyPlan } from './plan-rows';
 import { storedEventRow, type StoredEventRow } from './stored-event';
 import type { SpoolPosition } from './spool';
 import { validateEvent, type ValidEvent } from './validate';
+import { ProjectionWriter } from './writer';
 import { refreshJobVersions } from './versions';
 
 /**
@@ -18,8 +19,10 @@ import { refreshJobVersions } from './versions';
  *
  * Durability: the raw events and their projection are written in one transaction; `ingest`
  * resolves only after it committed, so an acknowledged event is never lost.
- * Idempotency: an event whose exact JSON text was stored before is acknowledged as a duplicate and
- * not projected again; the projection itself is also idempotent and order-independent.
+ * Idempotency: an event whose exact JSON text was stored before is acknowledged as a duplicate
+ * (projecting it again changes nothing: the projection is idempotent and order-independent).
+ * One projection transaction at a time per process (writer.ts); validation and planning happen
+ * before waiting for it.
  */
 
 export interface IngestItem {
@@ -45,6 +48,7 @@ export class Ingestor {
     private readonly log?: Logger,
     private readonly metrics?: Metrics,
     private readonly rules: IdentityRules = NO_RULES,
+    private readonly writer: ProjectionWriter = new ProjectionWriter(),
   ) {}
 
   /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
@@ -62,9 +66,13 @@ export class Ingestor {
    */
   private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
-      const timer = this.metrics?.projectionSeconds.startTimer();
-      const created = await this.executor.writeTx('ingest', (tx) => storeAndProject(tx, events, this.rules));
-      timer?.();
+      const prepared = prepareBatch(events, this.rules);
+      const created = await this.writer.exclusive(async () => {
+        const timer = this.metrics?.projectionSeconds.startTimer();
+        const result = await this.executor.writeTx('ingest', (tx) => storeAndProject(tx, prepared));
+        timer?.();
+        return result;
+      });
       this.metrics?.projectionBatch.observe(events.length);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
@@ -149,17 +157,35 @@ export async function projectStored(
   return { projected: events.length - invalid, invalid };
 }
 
-/** Stores the events and projects those not stored before; returns the ids it created. */
-export async function storeAndProject(tx: TxRunner, events: Accepted[], rules: IdentityRules): Promise<Set<string>> {
+/** Events to store and the compact plan of their projection, computed before the transaction (CPU work that overlaps the one in flight). */
+export interface PreparedBatch {
+  events: Accepted[];
+  plan: CompactPlan;
+}
+
+/** Plans every event of the batch (ids unique). */
+export function prepareBatch(events: Accepted[], rules: IdentityRules): PreparedBatch {
+  const plan = emptyPlan();
+  for (const e of events) planEvent(plan, e.valid, { rules, eventId: e.row.id });
+  return { events, plan: compactPlan(plan) };
+}
+
+/**
+ * Stores the events and writes the projection of all of them; returns the ids it created (the
+ * others were stored before). An event stored before is projected again: the projection is
+ * idempotent, so this costs work and changes nothing, and it lets the store and the projection go
+ * out in one pipelined round trip instead of waiting for the store's answer.
+ */
+export async function storeAndProject(tx: TxRunner, prepared: PreparedBatch): Promise<Set<string>> {
   const projectedAt = new Date().toISOString();
-  const stored = await tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
-    events: events.map((e) => ({ ...e.row, projectedAt })),
+  const stored = tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
+    events: prepared.events.map((e) => ({ ...e.row, projectedAt })),
     token: randomUUID(),
     receivedAt: new Date().toISOString(),
   });
-  const created = new Set(stored.filter((r) => r.created).map((r) => r.id));
-  await projectEvents(tx, events.filter((e) => created.has(e.row.id)).map((e) => ({ id: e.row.id, valid: e.valid })), rules);
-  return created;
+  const written = writePlan(tx, prepared.plan);
+  const [rows] = await Promise.all([stored, written]);
+  return new Set(rows.filter((r) => r.created).map((r) => r.id));
 }
 
 /** Plans validated events (each under its stored id) as one compact plan and writes it: every projection goes through here. */

@@ -15,7 +15,9 @@ import { reasonOf } from './ndjson';
  * in one Neo4j transaction; bad messages go to the dead-letter topic (unchanged, the reason in
  * headers) before the offsets are committed; offsets are committed only after both. A crash at
  * any point redelivers, and redelivery is harmless (idempotent projection).
- * Backpressure: one partition batch at a time, at most `maxBatch` events per transaction. While
+ * Backpressure: two partitions' batches at a time: while one is in its transaction, the other is
+ * decoded, validated and planned, then waits for the process's one projection writer (writer.ts);
+ * at most `maxBatch` events per transaction. While
  * Neo4j is unavailable the batch is retried with backoff (heartbeating, so the group keeps the
  * partition): consumption pauses and resumes by itself, nothing is skipped.
  * Shutdown: `stop` lets the batch in flight finish (or abandons it uncommitted) and never commits
@@ -79,6 +81,10 @@ export class KafkaWorker {
       sessionTimeout: this.settings.sessionTimeoutMs,
       heartbeatInterval: Math.max(500, Math.floor(this.settings.sessionTimeoutMs / 10)),
       allowAutoTopicCreation: true,
+      // A partition's fetch fills a transaction (OpenLineage events run 2-20 KB; kafkajs' 1 MiB
+      // default handed over ~200 of them); memory stays bounded by two partitions in hand.
+      maxBytesPerPartition: 8 * 1024 * 1024,
+      maxBytes: 32 * 1024 * 1024,
     });
     this.consumer = consumer;
     consumer.on(consumer.events.CRASH, ({ payload }) => {
@@ -98,7 +104,7 @@ export class KafkaWorker {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 1,
+      partitionsConsumedConcurrently: 2,
       eachBatch: (payload) => this.handleBatch(payload),
     });
   }

@@ -6,11 +6,12 @@ import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
-import { projectEvents, storeAndProject, type Accepted } from './ingestor';
+import { prepareBatch, projectEvents, storeAndProject, type Accepted } from './ingestor';
 import { NO_RULES, type IdentityRules } from './naming';
 import { comparePositions, type Spool, type SpoolPosition } from './spool';
 import { storedEventRow } from './stored-event';
 import { validateEvent } from './validate';
+import { ProjectionWriter } from './writer';
 
 export interface ProjectorOptions {
   /** Events per projection transaction, at most. */
@@ -74,6 +75,7 @@ export class Projector {
     private readonly metrics?: Metrics,
     private readonly rules: IdentityRules = NO_RULES,
     private readonly options: ProjectorOptions = DEFAULT_PROJECTOR,
+    private readonly writer: ProjectionWriter = new ProjectionWriter(),
   ) {
     this.taken = spool.checkpoint;
     this.fromDisk = comparePositions(spool.normalise(spool.checkpoint), spool.normalise(spool.end)) < 0 ? spool.checkpoint : null;
@@ -205,11 +207,14 @@ export class Projector {
       if (batch.length === 0) return;
     }
     try {
-      const timer = this.metrics?.projectionSeconds.startTimer();
       // The same event acknowledged twice (two requests at once) is stored and projected once.
-      const unique = [...new Map(batch.map((e) => [e.row.id, e])).values()];
-      const created = await this.executor.writeTx('project', (tx) => storeAndProject(tx, unique, this.rules));
-      timer?.();
+      const prepared = prepareBatch([...new Map(batch.map((e) => [e.row.id, e])).values()], this.rules);
+      const created = await this.writer.exclusive(async () => {
+        const timer = this.metrics?.projectionSeconds.startTimer();
+        const result = await this.executor.writeTx('project', (tx) => storeAndProject(tx, prepared));
+        timer?.();
+        return result;
+      });
       this.metrics?.projectionBatch.observe(batch.length);
       for (const e of batch) if (!created.has(e.row.id)) this.remember(e.row.id);
     } catch (err) {
@@ -230,10 +235,12 @@ export class Projector {
     this.metrics?.projectionFailed.inc();
     const at = new Date().toISOString();
     try {
-      await this.executor.writeTx('project-failed', async (tx) => {
-        await tx.run(Query.StoreEvents, { events: [e.row], token: 'failed', receivedAt: e.row.receivedAt });
-        await tx.run(Query.MarkProjected, { ids: [e.row.id], error: error.slice(0, 2000), at });
-      });
+      await this.writer.exclusive(() =>
+        this.executor.writeTx('project-failed', async (tx) => {
+          await tx.run(Query.StoreEvents, { events: [e.row], token: 'failed', receivedAt: e.row.receivedAt });
+          await tx.run(Query.MarkProjected, { ids: [e.row.id], error: error.slice(0, 2000), at });
+        }),
+      );
     } catch (err) {
       if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;
       this.log.error('event could not be stored either; kept in failed.ndjson in the spool folder', { eventId: e.row.id, error: err });
@@ -258,12 +265,14 @@ export class Projector {
         return [];
       }
     });
-    await this.executor.writeTx('project', async (tx) => {
-      await projectEvents(tx, valid, this.rules);
-      await tx.run(Query.MarkProjected, { ids: valid.map((v) => v.id), error: null, at: new Date().toISOString() });
-      const invalid = rows.filter((r) => !valid.some((v) => v.id === r.id)).map((r) => r.id);
-      if (invalid.length > 0) await tx.run(Query.MarkProjected, { ids: invalid, error: 'no longer valid', at: new Date().toISOString() });
-    });
+    await this.writer.exclusive(() =>
+      this.executor.writeTx('project', async (tx) => {
+        await projectEvents(tx, valid, this.rules);
+        await tx.run(Query.MarkProjected, { ids: valid.map((v) => v.id), error: null, at: new Date().toISOString() });
+        const invalid = rows.filter((r) => !valid.some((v) => v.id === r.id)).map((r) => r.id);
+        if (invalid.length > 0) await tx.run(Query.MarkProjected, { ids: invalid, error: 'no longer valid', at: new Date().toISOString() });
+      }),
+    );
     this.log.info('projected events an earlier version had stored without projecting', { events: rows.length });
     return true;
   }
