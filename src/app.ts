@@ -21,6 +21,7 @@ import { Ingestor, type IngestItem } from './ingest/ingestor';
 import { ProjectionWriter } from './ingest/writer';
 import type { IdentityRules } from './ingest/naming';
 import { BreaksService } from './lineage/breaks-service';
+import { BrowseService } from './lineage/browse-service';
 import { CatalogService } from './lineage/catalog-service';
 import { CoverageService } from './lineage/coverage-service';
 import { IdentityService } from './lineage/identity-service';
@@ -132,6 +133,7 @@ export async function createApp(
     const trace = new TraceService(executor, config.lineage);
     const services = {
       catalog,
+      browse: new BrowseService(executor),
       lineage,
       trace,
       impact: new ImpactService(executor, trace, catalog, { ...config.lineage, maxPage: 500 }),

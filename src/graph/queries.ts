@@ -60,6 +60,11 @@ export enum Query {
   Identity = 'nodes/identity',
   RunsOfJob = 'nodes/runs-of-job',
   RunLineage = 'lineage/run-lineage',
+  Namespaces = 'browse/namespaces',
+  DatasetsByName = 'browse/datasets-by-name',
+  DatasetsByLastSeen = 'browse/datasets-by-last-seen',
+  JobsByName = 'browse/jobs-by-name',
+  JobsByLastSeen = 'browse/jobs-by-last-seen',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

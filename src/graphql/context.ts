@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { BrowseService } from '../lineage/browse-service';
 import type { CatalogService, RunLink } from '../lineage/catalog-service';
 import type { LineageService } from '../lineage/lineage-service';
 import type { TraceService } from '../lineage/trace-service';
@@ -12,6 +13,7 @@ import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord
 /** Services shared by all requests. */
 export interface Services {
   catalog: CatalogService;
+  browse: BrowseService;
   lineage: LineageService;
   trace: TraceService;
   impact: ImpactService;

@@ -1,6 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import {
   BreakRole,
+  BrowseOrder,
   Dependencies,
   Bucket,
   CoverageScope,
@@ -93,6 +94,14 @@ registerEnumType(TruncationReason, {
   valuesConfig: {
     DEPTH: { description: 'Lineage continues beyond the traversed depth.' },
     NODE_LIMIT: { description: 'The server node limit (TRIBUTARY_MAX_NODES) was reached.' },
+  },
+});
+registerEnumType(BrowseOrder, {
+  name: 'BrowseOrder',
+  description: 'Order of a browse list.',
+  valuesConfig: {
+    NAME: { description: 'Namespace, then name (as their ids sort).' },
+    LAST_SEEN: { description: 'Most recently seen first (the latest event that named it), then by id.' },
   },
 });
 registerEnumType(MatchStrength, {

@@ -23,7 +23,7 @@ export const encodeOffset = (offset: number): string => Buffer.from(`offset:${of
 export function offsetAfter(cursor: string | null | undefined): number {
   if (!cursor) return 0;
   const m = /^offset:(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!m) throw badInput('invalid cursor: pass the endCursor of a previous page');
+  if (!m || m[1]!.length > 9) throw badInput('invalid cursor: pass the endCursor of a previous page');
   return Number(m[1]);
 }
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
+import { BrowseQueries } from './browse/resolvers';
 import { CoverageQueries } from './coverage/resolvers';
 import { ExploreQueries } from './explore/resolvers';
 import { IdentityQueries } from './identity/resolvers';
@@ -14,6 +15,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
   return buildSchemaSync({
     resolvers: [
       NodeQueries,
+      BrowseQueries,
       DatasetResolver,
       DatasetFieldResolver,
       JobResolver,

@@ -170,6 +170,21 @@ export enum Bucket {
   MONTH = 'MONTH',
 }
 
+/** Orders of the browse lists (datasets, jobs). */
+export enum BrowseOrder {
+  /** Namespace, then name, in the order of their ids. */
+  NAME = 'NAME',
+  /** Most recently seen first (then by id). */
+  LAST_SEEN = 'LAST_SEEN',
+}
+
+/** A namespace and what it holds. */
+export interface NamespaceRecord {
+  name: string;
+  datasets: number;
+  jobs: number;
+}
+
 export interface EntityRef {
   id: string;
   kind: EntityKind;

@@ -1,11 +1,11 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { parseIdOfKind, runId } from '../../ids';
+import { datasetId, parseId, parseIdOfKind, runId } from '../../ids';
 import { optionalTime } from '../../lineage/common';
 import { EntityKind, type DatasetRecord, type FieldRecord, type JobRecord, type JobVersionRecord, type RunRecord } from '../../lineage/types';
 import { loadAll, type Context } from '../context';
 import { offsetAfter, pageInfo } from '../paging';
 import { RunsArgs } from './args';
-import { Dataset, DatasetField, Job, JobVersion, Run, RunLink, RunPage } from './types';
+import { Dataset, DatasetField, Job, JobVersion, Node, Run, RunLink, RunPage } from './types';
 
 /** Lookups by id. A well-formed id that matches nothing gives null; a malformed one BAD_INPUT. */
 @Resolver()
@@ -25,6 +25,24 @@ export class NodeQueries {
   job(@Arg('id', () => ID, { description: 'job:<namespace>:<name>' }) id: string, @Ctx() ctx: Context): Promise<JobRecord | null> {
     parseIdOfKind(id, EntityKind.JOB);
     return ctx.loaders.job.load(id);
+  }
+
+  @Query(() => Node, {
+    nullable: true,
+    description: 'Any dataset, job, run or dataset field by its exact id (Relay); null when nothing has that id. A malformed id is BAD_INPUT.',
+  })
+  async node(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | JobRecord | RunRecord | FieldRecord | null> {
+    const ref = parseId(id);
+    switch (ref.kind) {
+      case EntityKind.DATASET:
+        return ctx.loaders.dataset.load(id);
+      case EntityKind.JOB:
+        return ctx.loaders.job.load(id);
+      case EntityKind.RUN:
+        return ctx.loaders.run.load(runId(ref.runId));
+      case EntityKind.FIELD:
+        return (await ctx.loaders.fields.load(datasetId(ref.namespace, ref.name))).find((f) => f.id === id) ?? null;
+    }
   }
 
   @Query(() => Run, { nullable: true, description: 'A run by id (run:<uuid>).' })

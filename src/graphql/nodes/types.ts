@@ -1,5 +1,7 @@
 import { GraphQLJSON } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, Int, InterfaceType, ObjectType } from 'type-graphql';
+import { kindOf } from '../../ids';
+import { EntityKind } from '../../lineage/types';
 import type { Facets, DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../../lineage/types';
 import { PageInfo } from '../paging';
 
@@ -9,7 +11,27 @@ import { PageInfo } from '../paging';
  * Times are ISO-8601 UTC event times (when producers say it happened, not when it was received).
  */
 
-@ObjectType({ description: 'A dataset (table, topic, file set) identified by OpenLineage namespace and name.' })
+/** GraphQL type name of each kind of id (`node(id)` answers one of these). */
+const TYPE_OF_KIND: Record<EntityKind, string> = {
+  [EntityKind.DATASET]: 'Dataset',
+  [EntityKind.JOB]: 'Job',
+  [EntityKind.RUN]: 'Run',
+  [EntityKind.FIELD]: 'DatasetField',
+};
+
+@InterfaceType({
+  description: 'Anything with a global id (Relay): a dataset, a job, a run or a dataset field; `node(id)` fetches any of them.',
+  resolveType: (value: { id: string }) => {
+    const kind = kindOf(value.id);
+    return kind ? TYPE_OF_KIND[kind] : undefined;
+  },
+})
+export abstract class Node {
+  @Field(() => ID, { description: 'The global id (dataset:…, job:…, datasetField:…, run:…).' })
+  id!: string;
+}
+
+@ObjectType({ implements: Node, description: 'A dataset (table, topic, file set) identified by OpenLineage namespace and name.' })
 export class Dataset implements DatasetRecord {
   @Field(() => ID, { description: 'dataset:<namespace>:<name>, with ":" inside a component written %3A.' })
   id!: string;
@@ -67,7 +89,7 @@ export class Dataset implements DatasetRecord {
   lastSeen!: string | null;
 }
 
-@ObjectType({ description: 'A column of a dataset, from its schema facet or named by column lineage.' })
+@ObjectType({ implements: Node, description: 'A column of a dataset, from its schema facet or named by column lineage.' })
 export class DatasetField implements FieldRecord {
   @Field(() => ID, { description: 'datasetField:<namespace>:<datasetName>:<fieldPath>.' })
   id!: string;
@@ -84,7 +106,7 @@ export class DatasetField implements FieldRecord {
   datasetId!: string;
 }
 
-@ObjectType({ description: 'A job (Spark application, dbt model, Airflow task, Flink job, ...).' })
+@ObjectType({ implements: Node, description: 'A job (Spark application, dbt model, Airflow task, Flink job, ...).' })
 export class Job implements JobRecord {
   @Field(() => ID, { description: 'job:<namespace>:<name>, with ":" inside a component written %3A.' })
   id!: string;
@@ -132,7 +154,7 @@ export class Job implements JobRecord {
   lastSeen!: string | null;
 }
 
-@ObjectType({ description: 'One run of a job: all events with the same runId, merged.' })
+@ObjectType({ implements: Node, description: 'One run of a job: all events with the same runId, merged.' })
 export class Run implements RunRecord {
   @Field(() => ID, { description: 'run:<uuid>.' })
   id!: string;
