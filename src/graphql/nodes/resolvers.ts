@@ -31,7 +31,7 @@ export class NodeQueries {
     nullable: true,
     description: 'Any dataset, job, run or dataset field by its exact id (Relay); null when nothing has that id. A malformed id is BAD_INPUT.',
   })
-  async node(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | JobRecord | RunRecord | FieldRecord | null> {
+  async node(@Arg('id', () => ID, { description: 'dataset:…, job:…, run:… or datasetField:… (src/ids.ts forms).' }) id: string, @Ctx() ctx: Context): Promise<DatasetRecord | JobRecord | RunRecord | FieldRecord | null> {
     const ref = parseId(id);
     switch (ref.kind) {
       case EntityKind.DATASET:
