@@ -7,7 +7,9 @@
 //   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'ALIAS' (without ALIAS, symlinked names are not joined)
 // Columns: fromId, toId (edge in data-flow direction, so toId is the frontier side; for ALIAS:
 //   frontier dataset → alias), type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared,
-//   current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first
+//   current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first;
+//   outputFields, fieldsWithInputs: PRODUCES only, the coverage figures kept on the edge (null on
+//   other types and on edges written before they were kept)
 // Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}]
 CALL () {
   UNWIND $datasetIds AS id
@@ -41,5 +43,7 @@ CALL () {
 }
 WITH ord, fromId, toId, type, e, n, kind ORDER BY ord
 RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
-       coalesce(e.current, true) AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node
+       coalesce(e.current, true) AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node,
+       CASE WHEN type = 'PRODUCES' THEN e.outputFields END AS outputFields,
+       CASE WHEN type = 'PRODUCES' THEN e.fieldsWithInputs END AS fieldsWithInputs
 LIMIT toInteger($limit)

@@ -101,4 +101,6 @@ const toEdge = (r: ExpandRow): LineageEdge => ({
   jobId: r.jobId ?? null,
   types: r.types ?? null,
   subtypes: r.subtypes ?? null,
+  outputFields: r.outputFields ?? null,
+  fieldsWithInputs: r.fieldsWithInputs ?? null,
 });

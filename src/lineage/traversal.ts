@@ -44,6 +44,8 @@ export interface ExpandRow extends StepRow {
   current: boolean;
   types?: string[] | null;
   subtypes?: string[] | null;
+  outputFields?: number | null;
+  fieldsWithInputs?: number | null;
 }
 
 /** A row of a trace step (cypher/lineage/trace-*-step.cypher): through one job, field or dataset level. */

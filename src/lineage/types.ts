@@ -216,6 +216,13 @@ export interface LineageEdge {
   jobId?: string | null;
   types?: string[] | null;
   subtypes?: string[] | null;
+  /**
+   * PRODUCES: the coverage figures of this job → output edge (as coverage counts them): the output's
+   * fields, and how many of them have an input field through this job. Null on other edges and on
+   * edges written before the figures were kept (reproject).
+   */
+  outputFields?: number | null;
+  fieldsWithInputs?: number | null;
 }
 
 export interface LineageOptions {

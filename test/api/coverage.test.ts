@@ -36,6 +36,24 @@ after(() => svc.close());
 const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare';
 
 describe('coverage', () => {
+  it('lineage edges job → output carry the same coverage: column level or dataset level only, with their figures', async () => {
+    const res = await svc.graphql(
+      `query($id: ID!) { lineage(nodeId: $id, direction: DOWNSTREAM, depth: 2) { edges { type fromId toId columnLevel outputFields fieldsWithInputs } } }`,
+      { id: datasetId(ns, 'src') },
+    );
+    assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+    type E = { type: string; fromId: string; toId: string; columnLevel: boolean | null; outputFields: number | null; fieldsWithInputs: number | null };
+    const edges = res.data.lineage.edges as E[];
+    const produces = Object.fromEntries(edges.filter((e) => e.type === 'PRODUCES').map((e) => [e.fromId, [e.columnLevel, e.outputFields, e.fieldsWithInputs]]));
+    assert.deepEqual(produces, {
+      [jobId(ns, 'spark1')]: [true, 3, 2],
+      [jobId(ns, 'dbt1')]: [true, 1, 1],
+      [jobId(ns, 'flink1')]: [false, 2, 0],
+      [jobId(ns, 'flink2')]: [false, 0, 0],
+    });
+    for (const e of edges.filter((x) => x.type !== 'PRODUCES')) assert.deepEqual([e.columnLevel, e.outputFields, e.fieldsWithInputs], [null, null, null], `${e.type} carries no coverage`);
+  });
+
   it('counts column-level vs dataset-level edges and field shares, by engine, namespace and job, with a trend', async () => {
     const res = await svc.graphql(
       `query($ns: String) { coverage(scope: NAMESPACE, value: $ns, bucket: WEEK) {

@@ -6,7 +6,7 @@ import type {
   LineageGraph as LineageGraphData,
   LineageNode as LineageNodeData,
 } from '../../lineage/types';
-import { EntityKind } from '../../lineage/types';
+import { EdgeType, EntityKind } from '../../lineage/types';
 import type { Context } from '../context';
 import { Dataset, Job } from '../nodes/types';
 import { LineageArgs } from './args';
@@ -40,6 +40,15 @@ export class LineageEdgeResolver {
   @FieldResolver(() => Job, { nullable: true, description: 'DERIVES, INFLUENCES: the job whose column lineage this is.' })
   job(@Root() e: LineageEdgeData, @Ctx() ctx: Context): Promise<JobRecord | null> | null {
     return e.jobId ? ctx.loaders.job.load(e.jobId) : null;
+  }
+
+  @FieldResolver(() => Boolean, {
+    nullable: true,
+    description:
+      'PRODUCES: whether the job reports column lineage into this output (coverage counts it column level: fieldsWithInputs > 0) or not (dataset level only). Null on other edges.',
+  })
+  columnLevel(@Root() e: LineageEdgeData): boolean | null {
+    return e.type === EdgeType.PRODUCES && e.fieldsWithInputs != null ? e.fieldsWithInputs > 0 : null;
   }
 }
 

@@ -74,6 +74,12 @@ export class LineageEdge implements LineageEdgeData {
     description: 'DERIVES, INFLUENCES: transformation subtypes (IDENTITY, TRANSFORMATION, AGGREGATION, JOIN, GROUP_BY, FILTER, SORT, WINDOW, CONDITIONAL).',
   })
   subtypes!: string[] | null;
+
+  @Field(() => Int, { nullable: true, description: 'PRODUCES: fields of the output (coverage counts them; its symlinked names count as one). Null on other edges.' })
+  outputFields!: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'PRODUCES: output fields with at least one input field through this job (column lineage). Null on other edges.' })
+  fieldsWithInputs!: number | null;
 }
 
 @ObjectType({ description: 'Directed lineage around one dataset, job or field.' })
