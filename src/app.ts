@@ -11,6 +11,7 @@ import { migrateFacetStorage } from './ingest/facet-storage';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
 import { authFromConfig } from './http/auth';
+import { defaultExplorerDir } from './http/explorer';
 import { buildServer } from './http/server';
 import { GroupCommitter } from './ingest/group-commit';
 import { DEFAULT_PROJECTOR, Projector } from './ingest/projector';
@@ -161,6 +162,7 @@ export async function createApp(
       ready: async () => alsoReady() && projector.lagMs() <= config.ingest.maxLagMs && (await isSchemaApplied(executor, statements)),
       readyDetails: () => ({ projectionLagMs: projector.lagMs() }),
       live: health ? () => health.recoverable() : undefined,
+      explorerDir: config.explorer ? defaultExplorerDir() : null,
     });
     projector.start();
     return {

@@ -76,6 +76,8 @@ const envSchema = z.object({
   TRIBUTARY_TOKENS: z.string().min(1).optional(),
   /** Browser origins allowed to call the API (CORS), comma-separated; `*` for any. */
   TRIBUTARY_CORS_ORIGINS: z.string().optional(),
+  /** The lineage explorer (web/, built into dist/web) at / ; on unless set to false. */
+  TRIBUTARY_EXPLORER: z.enum(['true', 'false']).default('true'),
   /** Requests per minute per token (per client address without one); unset: no limit. */
   TRIBUTARY_RATE_LIMIT: positiveInt.optional(),
   /** OIDC/JWT access: all three, or none. */
@@ -167,6 +169,8 @@ export interface Config {
    * (`first`), of every shape they are called with (`all`), or none (`off`): src/graph/warmup.ts.
    */
   planWarmUp: 'first' | 'all' | 'off';
+  /** Serve the lineage explorer at / (TRIBUTARY_EXPLORER). */
+  explorer: boolean;
 }
 
 export interface IngestSettings {
@@ -280,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.TRIBUTARY_LOG_LEVEL,
     identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'false' ? 'off' : e.TRIBUTARY_PLAN_WARMUP === 'all' ? 'all' : 'first',
+    explorer: e.TRIBUTARY_EXPLORER === 'true',
     kafka: e.KAFKA_BROKERS
       ? {
           brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),

@@ -14,6 +14,7 @@ import type { TlsMaterial } from './tls';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { Scope, type Auth, type Principal } from './auth';
+import { explorerRoutes } from './explorer';
 import { ingestRoutes } from './ingest-routes';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { IngestItem, IngestOutcome } from '../ingest/ingestor';
@@ -60,6 +61,8 @@ export interface ServerDeps {
   metrics: Metrics;
   /** Serve HTTPS with these (src/http/tls.ts); plain HTTP when absent. */
   tls?: TlsMaterial;
+  /** The built explorer (src/http/explorer.ts) served at /; none when null or absent. */
+  explorerDir?: string | null;
 }
 
 /**
@@ -179,6 +182,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   await apollo.start();
   await app.register(fastifyApollo(apollo), { context: async () => createContext(deps.services) });
+  if (deps.explorerDir) await explorerRoutes(app, deps.explorerDir, deps.log);
   return app;
 }
 

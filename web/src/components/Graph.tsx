@@ -1,0 +1,196 @@
+import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import { memo, useEffect, useState } from 'react';
+
+/**
+ * The lineage canvas: entities laid out left to right by data flow (elkjs, layered), drawn with
+ * React Flow. Views hand it plain nodes and edges; it knows nothing of the API.
+ */
+
+export interface GraphField {
+  id: string;
+  name: string;
+  /** e.g. the traced field, a field of the root */
+  marked?: boolean;
+}
+
+export interface GraphNode {
+  id: string;
+  kind: 'DATASET' | 'JOB';
+  label: string;
+  namespace: string;
+  /** Other names of the same dataset (symlinks), shown under the label. */
+  aliases?: string[];
+  /** Column mode: the dataset's fields, each with handles for field edges. */
+  fields?: GraphField[];
+  root?: boolean;
+  /** A short note on the node (e.g. "precision lost here", "more beyond"). */
+  badge?: string;
+  badgeTone?: 'loss' | 'info';
+}
+
+export type EdgeTone = 'column' | 'dataset' | 'plain' | 'field' | 'indirect' | 'loss';
+
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  /** Field ids when the edge joins two fields (column mode). */
+  sourceField?: string;
+  targetField?: string;
+  tone: EdgeTone;
+  label?: string;
+  title?: string;
+}
+
+const WIDTH = 250;
+const HEADER = 52;
+const ROW = 22;
+/** elkjs (1.4 MB) is loaded with the first canvas, not with the page. */
+let elkLoading: Promise<{ layout: (g: ElkGraph) => Promise<ElkGraph> }> | null = null;
+const loadElk = () => (elkLoading ??= import('elkjs/lib/elk.bundled.js').then((m) => new m.default()));
+interface ElkGraph {
+  id: string;
+  layoutOptions?: Record<string, string>;
+  children?: { id: string; width?: number; height?: number; x?: number; y?: number }[];
+  edges?: { id: string; sources: string[]; targets: string[] }[];
+}
+
+const heightOf = (n: GraphNode) => HEADER + (n.aliases?.length ? 16 * n.aliases.length : 0) + (n.fields ? Math.max(1, n.fields.length) * ROW + 6 : 0);
+
+async function layout(nodes: GraphNode[], edges: GraphEdge[]): Promise<Map<string, { x: number; y: number }>> {
+  const ids = new Set(nodes.map((n) => n.id));
+  const pairs = new Set<string>();
+  const elkEdges = edges
+    .filter((e) => ids.has(e.source) && ids.has(e.target) && e.source !== e.target)
+    .filter((e) => (pairs.has(`${e.source}>${e.target}`) ? false : (pairs.add(`${e.source}>${e.target}`), true)))
+    .map((e, i) => ({ id: `e${i}`, sources: [e.source], targets: [e.target] }));
+  const elk = await loadElk();
+  const graph = await elk.layout({
+    id: 'root',
+    layoutOptions: {
+      'elk.algorithm': 'layered',
+      'elk.direction': 'RIGHT',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '110',
+      'elk.spacing.nodeNode': '24',
+      'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
+      'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
+    },
+    children: nodes.map((n) => ({ id: n.id, width: WIDTH, height: heightOf(n) })),
+    edges: elkEdges,
+  });
+  return new Map((graph.children ?? []).map((c) => [c.id, { x: c.x ?? 0, y: c.y ?? 0 }]));
+}
+
+const EntityNode = memo(function EntityNode({ data }: NodeProps<Node<{ node: GraphNode }>>) {
+  const n = data.node;
+  return (
+    <div className={`entity entity-${n.kind.toLowerCase()}${n.root ? ' entity-root' : ''}`} style={{ width: WIDTH }}>
+      <Handle type="target" position={Position.Left} />
+      <div className="entity-head" title={`${n.namespace} ${n.label}`}>
+        <span className="entity-kind" aria-hidden="true">
+          {n.kind === 'JOB' ? '⚙' : '▦'}
+        </span>
+        <span className="entity-label">{n.label}</span>
+        <div className="entity-ns">{n.namespace}</div>
+        {n.aliases?.map((a) => (
+          <div key={a} className="entity-alias" title="another name of this dataset (symlink)">
+            ≡ {a}
+          </div>
+        ))}
+        {n.badge ? <div className={`badge badge-${n.badgeTone ?? 'info'}`}>{n.badge}</div> : null}
+      </div>
+      {n.fields ? (
+        <ul className="entity-fields">
+          {n.fields.length === 0 ? <li className="muted">no fields known</li> : null}
+          {n.fields.map((f) => (
+            <li key={f.id} className={f.marked ? 'field-marked' : undefined} title={f.id}>
+              <Handle type="target" id={`in:${f.id}`} position={Position.Left} className="field-handle" />
+              {f.name}
+              <Handle type="source" id={`out:${f.id}`} position={Position.Right} className="field-handle" />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+});
+
+const nodeTypes = { entity: EntityNode };
+
+const TONE_STYLE: Record<EdgeTone, { stroke: string; dash?: string; width: number }> = {
+  column: { stroke: 'var(--column-level)', width: 2.5 },
+  dataset: { stroke: 'var(--dataset-level)', width: 2.5, dash: '6 4' },
+  plain: { stroke: 'var(--edge)', width: 1.5 },
+  field: { stroke: 'var(--field-edge)', width: 1.5 },
+  indirect: { stroke: 'var(--field-edge)', width: 1.2, dash: '4 4' },
+  loss: { stroke: 'var(--loss)', width: 3, dash: '8 4' },
+};
+
+export function Graph({ nodes, edges, onOpen, label }: { nodes: GraphNode[]; edges: GraphEdge[]; onOpen?: (id: string) => void; label: string }) {
+  const [flow, setFlow] = useState<{ nodes: Node[]; edges: Edge[] } | null>(null);
+  const [laidOut, setLaidOut] = useState(false);
+  useEffect(() => {
+    let live = true;
+    setLaidOut(false);
+    void layout(nodes, edges).then((pos) => {
+      if (!live) return;
+      const ids = new Set(nodes.map((n) => n.id));
+      setFlow({
+        nodes: nodes.map((n) => ({
+          id: n.id,
+          type: 'entity',
+          position: pos.get(n.id) ?? { x: 0, y: 0 },
+          data: { node: n },
+          ariaLabel: `${n.kind === 'JOB' ? 'job' : 'dataset'} ${n.label} in ${n.namespace}${n.badge ? `, ${n.badge}` : ''}`,
+          draggable: false,
+          connectable: false,
+        })),
+        edges: edges
+          .filter((e) => ids.has(e.source) && ids.has(e.target))
+          .map((e) => {
+            const s = TONE_STYLE[e.tone];
+            return {
+              id: e.id,
+              source: e.source,
+              target: e.target,
+              sourceHandle: e.sourceField ? `out:${e.sourceField}` : null,
+              targetHandle: e.targetField ? `in:${e.targetField}` : null,
+              label: e.label,
+              ariaLabel: e.title,
+              className: `edge-${e.tone}`,
+              markerEnd: { type: MarkerType.ArrowClosed, color: s.stroke, width: 16, height: 16 },
+              style: { stroke: s.stroke, strokeWidth: s.width, strokeDasharray: s.dash },
+              data: { title: e.title },
+            };
+          }),
+      });
+      setLaidOut(true);
+    });
+    return () => {
+      live = false;
+    };
+  }, [nodes, edges]);
+  if (!flow) return <div className="canvas canvas-empty">Laying out {nodes.length} nodes…</div>;
+  return (
+    <div className="canvas" role="region" aria-label={label} data-laid-out={laidOut ? 'true' : 'false'}>
+      <ReactFlow
+        nodes={flow.nodes}
+        edges={flow.edges}
+        nodeTypes={nodeTypes}
+        fitView
+        fitViewOptions={{ minZoom: 0.45, maxZoom: 1.1 }}
+        minZoom={0.05}
+        onlyRenderVisibleElements={flow.nodes.length > 200}
+        onNodeClick={(_e, n) => onOpen?.(n.id)}
+        nodesConnectable={false}
+        proOptions={{ hideAttribution: false }}
+      >
+        <Background />
+        <Controls showInteractive={false} />
+        {flow.nodes.length > 30 ? <MiniMap pannable zoomable /> : null}
+      </ReactFlow>
+    </div>
+  );
+}

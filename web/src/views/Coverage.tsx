@@ -1,0 +1,200 @@
+import { useEffect, useState } from 'react';
+import { gql } from '../api';
+import { ErrorBox, Link, Loading, NodeLink, pct } from '../components/common';
+import { href, navigate, type Location } from '../route';
+import { Stat } from './Impact';
+
+interface Figures {
+  key: string;
+  edges: number;
+  columnLevel: number;
+  datasetLevelOnly: number;
+  columnLevelShare: number;
+  outputFields: number;
+  fieldsWithInputs: number;
+  fieldShare: number;
+}
+interface Answer {
+  coverage: { overall: Figures; byEngine: Figures[]; byNamespace: Figures[]; byJob: Figures[]; truncated: boolean; trend: { start: string; edges: number; columnLevel: number; columnLevelShare: number }[] };
+  coverageGaps: { totalGaps: number; truncated: boolean; gaps: { jobId: string; datasetId: string; engine: string; namespace: string; downstreamDatasets: number; downstreamJobs: number; impactTruncated: boolean }[] };
+  lineageBreaks: { truncated: boolean; sources: { id: string }[]; sinks: { id: string }[]; probableMatches: { sourceId: string; writtenId: string; strength: string; rule: string; evidence: string[] }[] };
+}
+
+const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare';
+const QUERY = `query Coverage($scope: CoverageScope!, $value: String, $ns: String) {
+  coverage(scope: $scope, value: $value) { truncated overall { ${FIG} } byEngine { ${FIG} } byNamespace { ${FIG} } byJob { ${FIG} } trend { start edges columnLevel columnLevelShare } }
+  coverageGaps(scope: $scope, value: $value, first: 20) { totalGaps truncated gaps { jobId datasetId engine namespace downstreamDatasets downstreamJobs impactTruncated } }
+  lineageBreaks(namespace: $ns) { truncated sources { id } sinks { id } probableMatches { sourceId writtenId strength rule evidence } }
+}`;
+
+type SortKey = 'key' | 'edges' | 'columnLevelShare' | 'fieldShare';
+
+/** Coverage dashboard: /coverage?scope=ALL|NAMESPACE|ENGINE&value=...&sort=... */
+export function CoverageView({ loc }: { loc: Location }) {
+  const scope = (['ALL', 'NAMESPACE', 'ENGINE', 'JOB'].includes(loc.params.get('scope') ?? '') ? loc.params.get('scope') : 'ALL') as string;
+  const value = scope === 'ALL' ? null : loc.params.get('value');
+  const sort = (loc.params.get('sort') ?? 'columnLevelShare') as SortKey;
+  const [state, setState] = useState<{ data?: Answer; error?: unknown }>({});
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    const ctl = new AbortController();
+    setState({});
+    gql<Answer>(QUERY, { scope, value, ns: scope === 'NAMESPACE' ? value : null }, ctl.signal).then(
+      (data) => setState({ data }),
+      (error) => ctl.signal.aborted || setState({ error }),
+    );
+    return () => ctl.abort();
+  }, [scope, value, attempt]);
+  const c = state.data?.coverage;
+  const to = (s: string, v: string | null, k: SortKey = sort) => href('/coverage', { scope: s === 'ALL' ? null : s, value: v, sort: k === 'columnLevelShare' ? null : k });
+  return (
+    <section aria-labelledby="coverage-title">
+      <header className="view-head">
+        <h1 id="coverage-title">Coverage{value ? `: ${value}` : ''}</h1>
+        {scope !== 'ALL' ? <Link to={to('ALL', null)}>All of it</Link> : null}
+      </header>
+      {state.error ? <ErrorBox error={state.error} onRetry={() => setAttempt((a) => a + 1)} /> : null}
+      {!state.error && !c ? <Loading what="coverage" /> : null}
+      {c && state.data ? (
+        <>
+          <div className="totals" data-testid="coverage-overall">
+            <Stat label="job → output edges with column lineage" value={pct(c.overall.columnLevelShare)} />
+            <Stat label="edges" value={c.overall.edges} />
+            <Stat label="column level" value={c.overall.columnLevel} />
+            <Stat label="dataset level only" value={c.overall.datasetLevelOnly} />
+            <Stat label="output fields with an input field" value={pct(c.overall.fieldShare)} />
+          </div>
+          <Trend points={c.trend} />
+          <div className="columns">
+            <FigureTable title="By engine" rows={c.byEngine} sort={sort} link={(k) => to('ENGINE', k)} sortTo={(k) => to(scope, value, k)} />
+            <FigureTable title="By namespace" rows={c.byNamespace} sort={sort} link={(k) => to('NAMESPACE', k)} sortTo={(k) => to(scope, value, k)} />
+          </div>
+          <FigureTable title={`By job${c.truncated ? ' (partial)' : ''}`} rows={c.byJob.slice(0, 200)} sort={sort} link={(k) => href('/job', { id: k })} sortTo={(k) => to(scope, value, k)} />
+          <h2>What to instrument next</h2>
+          <p className="muted">
+            Jobs that write an output at dataset level only, ranked by how much lies downstream ({state.data.coverageGaps.totalGaps} such edges).
+          </p>
+          <table className="grid" data-testid="gaps">
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Output</th>
+                <th scope="col">Engine</th>
+                <th scope="col">Downstream datasets</th>
+                <th scope="col">Downstream jobs</th>
+              </tr>
+            </thead>
+            <tbody>
+              {state.data.coverageGaps.gaps.map((g) => (
+                <tr key={`${g.jobId}|${g.datasetId}`}>
+                  <td>
+                    <NodeLink id={g.jobId} />
+                  </td>
+                  <td>
+                    <Link to={href('/lineage', { node: g.datasetId })}>{g.datasetId.split(':').slice(2).join(':')}</Link>
+                  </td>
+                  <td>{g.engine}</td>
+                  <td className="num">
+                    {g.downstreamDatasets}
+                    {g.impactTruncated ? '+' : ''}
+                  </td>
+                  <td className="num">{g.downstreamJobs}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h2>Lineage breaks</h2>
+          <p className="muted">
+            {state.data.lineageBreaks.sources.length} datasets read but never written, {state.data.lineageBreaks.sinks.length} written but never read; probable matches
+            across engines with their evidence:
+          </p>
+          <ul className="breaks">
+            {state.data.lineageBreaks.probableMatches.slice(0, 50).map((m) => (
+              <li key={`${m.sourceId}|${m.writtenId}`}>
+                <strong>{m.strength}</strong> <NodeLink id={m.sourceId} /> (read) may be <NodeLink id={m.writtenId} /> (written)
+                <div className="muted">{m.evidence.join('; ')}</div>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function FigureTable({ title, rows, sort, link, sortTo }: { title: string; rows: Figures[]; sort: SortKey; link: (key: string) => string; sortTo: (k: SortKey) => string }) {
+  const sorted = [...rows].sort((a, b) => (sort === 'key' ? (a.key < b.key ? -1 : 1) : (b[sort] as number) - (a[sort] as number)));
+  const head = (k: SortKey, label: string) => (
+    <th scope="col" aria-sort={sort === k ? (k === 'key' ? 'ascending' : 'descending') : 'none'}>
+      <a href={sortTo(k)} onClick={(e) => (e.preventDefault(), navigate(sortTo(k), true))}>
+        {label}
+      </a>
+    </th>
+  );
+  return (
+    <table className="grid">
+      <caption>{title}</caption>
+      <thead>
+        <tr>
+          {head('key', 'name')}
+          {head('edges', 'edges')}
+          {head('columnLevelShare', 'column level')}
+          {head('fieldShare', 'fields with inputs')}
+        </tr>
+      </thead>
+      <tbody>
+        {sorted.map((f) => (
+          <tr key={f.key}>
+            <td>
+              <Link to={link(f.key)}>{f.key}</Link>
+            </td>
+            <td className="num">{f.edges}</td>
+            <td className="num">
+              <Bar share={f.columnLevelShare} /> {pct(f.columnLevelShare)}
+            </td>
+            <td className="num">{pct(f.fieldShare)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function Bar({ share }: { share: number }) {
+  return (
+    <span className="bar" aria-hidden="true">
+      <span style={{ width: `${Math.round(share * 100)}%` }} />
+    </span>
+  );
+}
+
+function Trend({ points }: { points: { start: string; edges: number; columnLevelShare: number }[] }) {
+  if (points.length < 2) return null;
+  const [w, h] = [640, 140];
+  const x = (i: number) => 30 + (i * (w - 40)) / (points.length - 1);
+  const y = (s: number) => 10 + (1 - s) * (h - 30);
+  const path = points.map((p, i) => `${i ? 'L' : 'M'}${x(i).toFixed(1)},${y(p.columnLevelShare).toFixed(1)}`).join(' ');
+  return (
+    <figure className="trend">
+      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`column-level share over time, from ${pct(points[0]!.columnLevelShare)} to ${pct(points[points.length - 1]!.columnLevelShare)}`}>
+        <line x1={30} x2={w - 10} y1={y(0)} y2={y(0)} className="axis" />
+        <line x1={30} x2={w - 10} y1={y(1)} y2={y(1)} className="axis faint" />
+        <text x={0} y={y(1) + 4} className="tick">
+          100%
+        </text>
+        <text x={8} y={y(0) + 4} className="tick">
+          0%
+        </text>
+        <path d={path} className="trend-line" />
+        {points.map((p, i) => (
+          <circle key={p.start} cx={x(i)} cy={y(p.columnLevelShare)} r={3} className="trend-dot">
+            <title>{`${p.start.slice(0, 10)}: ${pct(p.columnLevelShare)} of ${p.edges} edges`}</title>
+          </circle>
+        ))}
+      </svg>
+      <figcaption>
+        Column-level share by week, {points[0]!.start.slice(0, 10)} to {points[points.length - 1]!.start.slice(0, 10)}
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,168 @@
+import { useEffect, useMemo, useState } from 'react';
+import { datasetOfField, gql, kindOfId } from '../api';
+import { ErrorBox, Link, Loading, NodeLink, nameOf, namespaceOf } from '../components/common';
+import { Graph, type GraphEdge, type GraphNode } from '../components/Graph';
+import { href, intParam, navigate, type Location } from '../route';
+
+interface Hop {
+  distance: number;
+  fromId: string;
+  toId: string;
+  granularity: 'FIELD' | 'DATASET';
+  precisionLost: boolean;
+  jobId: string;
+  types: string[] | null;
+  subtypes: string[] | null;
+}
+interface TraceAnswer {
+  truncated: boolean;
+  truncatedBy: string[];
+  start: { id: string; name: string; namespace: string; kind: string };
+  nodes: { id: string; kind: string; name: string; namespace: string; distance: number; datasetId: string | null }[];
+  hops: Hop[];
+  firstPrecisionLoss: Hop | null;
+}
+
+const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf: String) {
+  trace(nodeId: $id, direction: $dir, depth: $depth, asOf: $asOf) {
+    truncated truncatedBy start { id name namespace kind }
+    nodes { id kind name namespace distance datasetId }
+    hops { distance fromId toId granularity precisionLost jobId types subtypes }
+    firstPrecisionLoss { distance fromId toId granularity precisionLost jobId types subtypes }
+  }
+}`;
+
+const sameHop = (a: Hop, b: Hop | null) => !!b && a.fromId === b.fromId && a.toId === b.toId && a.jobId === b.jobId;
+const datasetOf = (id: string) => (kindOfId(id) === 'FIELD' ? datasetOfField(id) : id);
+
+/** Trace a value: /trace?node=<field id>&dir=UPSTREAM|DOWNSTREAM&depth=N&asOf=<iso> */
+export function TraceView({ loc }: { loc: Location }) {
+  const p = loc.params;
+  const node = p.get('node') ?? '';
+  const dir = p.get('dir') === 'DOWNSTREAM' ? 'DOWNSTREAM' : 'UPSTREAM';
+  const depth = intParam(p, 'depth', 10, 1, 20);
+  const asOf = p.get('asOf');
+  const [state, setState] = useState<{ trace?: TraceAnswer; error?: unknown }>({});
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    if (!node) return;
+    const ctl = new AbortController();
+    setState({});
+    gql<{ trace: TraceAnswer }>(TRACE, { id: node, dir, depth, asOf }, ctl.signal).then(
+      (d) => setState({ trace: d.trace }),
+      (error) => ctl.signal.aborted || setState({ error }),
+    );
+    return () => ctl.abort();
+  }, [node, dir, depth, asOf, attempt]);
+
+  const drawing = useMemo(() => (state.trace ? traceDrawing(state.trace) : null), [state.trace]);
+  if (!node) return <p>Pick a field to trace: search for it above, or open a dataset and choose one of its fields.</p>;
+  const t = state.trace;
+  const loss = t?.firstPrecisionLoss ?? null;
+  const set = (k: string, v: string | number) => {
+    const next = new URLSearchParams(p);
+    next.set(k, String(v));
+    navigate(`/trace?${next.toString()}`);
+  };
+  return (
+    <section aria-labelledby="trace-title">
+      <header className="view-head">
+        <h1 id="trace-title">
+          Trace of <span className="mono">{nameOf(node)}</span> <span className="muted">{namespaceOf(node)}</span>
+        </h1>
+        <form className="controls" onSubmit={(e) => e.preventDefault()} aria-label="trace controls">
+          <fieldset className="segmented">
+            <legend className="sr-only">Direction</legend>
+            <label>
+              <input type="radio" name="dir" checked={dir === 'UPSTREAM'} onChange={() => set('dir', 'UPSTREAM')} /> Back to the sources
+            </label>
+            <label>
+              <input type="radio" name="dir" checked={dir === 'DOWNSTREAM'} onChange={() => set('dir', 'DOWNSTREAM')} /> Forward to the consumers
+            </label>
+          </fieldset>
+          <label>
+            Depth
+            <input type="number" min={1} max={20} value={depth} onChange={(e) => set('depth', e.target.value)} />
+          </label>
+          <Link to={href('/lineage', { node: datasetOf(node), mode: 'column' })}>Column lineage</Link>
+        </form>
+      </header>
+      {state.error ? <ErrorBox error={state.error} onRetry={() => setAttempt((a) => a + 1)} /> : null}
+      {!state.error && !t ? <Loading what="the trace" /> : null}
+      {t && drawing ? (
+        <>
+          <div className="notices" aria-live="polite">
+            <span data-testid="hop-count">{t.hops.length} hops</span>
+            {loss ? (
+              <span className="loss-note" data-testid="precision-loss">
+                Precision is first lost at hop {loss.distance}: {nameOf(loss.jobId)} connects {nameOf(loss.fromId)} → {nameOf(loss.toId)} at dataset level only.
+              </span>
+            ) : (
+              <span className="ok-note" data-testid="precision-kept">
+                Column level all the way.
+              </span>
+            )}
+            {t.truncated ? <span className="warn">Truncated ({t.truncatedBy.join(', ')}): the trace continues beyond.</span> : null}
+          </div>
+          <div className="canvas-row">
+            <Graph nodes={drawing.nodes} edges={drawing.edges} label={`trace of ${nameOf(node)}`} />
+            <aside className="side" aria-label="hops">
+              <h2>Hops</h2>
+              <ol className="hops">
+                {[...t.hops]
+                  .sort((a, b) => a.distance - b.distance)
+                  .map((h) => (
+                    <li key={`${h.fromId}|${h.toId}|${h.jobId}`} className={sameHop(h, loss) ? 'hop-loss' : h.granularity === 'DATASET' ? 'hop-dataset' : 'hop-field'}>
+                      <span className="hop-d">{h.distance}</span> <span className="mono">{nameOf(h.fromId)}</span> → <span className="mono">{nameOf(h.toId)}</span>
+                      <div className="muted">
+                        {h.granularity === 'FIELD' ? `field level, ${(h.subtypes ?? h.types ?? []).join(', ') || 'no transformation type'}` : 'dataset level only'} · by{' '}
+                        <NodeLink id={h.jobId} />
+                        {sameHop(h, loss) ? <strong className="loss-tag"> first precision loss</strong> : null}
+                      </div>
+                    </li>
+                  ))}
+              </ol>
+            </aside>
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Datasets holding the traced fields, field hops between fields, dataset hops between datasets; the first loss marked. */
+function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[] } {
+  const datasets = new Map<string, GraphNode>();
+  const touch = (id: string) => {
+    const ds = datasetOf(id);
+    if (!datasets.has(ds)) datasets.set(ds, { id: ds, kind: 'DATASET', label: nameOf(ds), namespace: namespaceOf(ds), fields: [] });
+    const n = datasets.get(ds)!;
+    if (kindOfId(id) === 'FIELD' && !n.fields!.some((f) => f.id === id)) n.fields!.push({ id, name: nameOf(id).slice(nameOf(ds).length + 1), marked: id === t.start.id });
+    return n;
+  };
+  touch(t.start.id).root = true;
+  const loss = t.firstPrecisionLoss;
+  const edges: GraphEdge[] = t.hops.map((h) => {
+    touch(h.fromId);
+    const target = touch(h.toId);
+    const isLoss = sameHop(h, loss);
+    if (isLoss) {
+      target.badge = 'precision lost here';
+      target.badgeTone = 'loss';
+    }
+    const field = h.granularity === 'FIELD';
+    return {
+      id: `${h.fromId}|${h.toId}|${h.jobId}`,
+      source: datasetOf(h.fromId),
+      target: datasetOf(h.toId),
+      sourceField: kindOfId(h.fromId) === 'FIELD' ? h.fromId : undefined,
+      targetField: kindOfId(h.toId) === 'FIELD' ? h.toId : undefined,
+      tone: isLoss ? 'loss' : field ? 'field' : 'dataset',
+      label: isLoss ? `precision lost (${nameOf(h.jobId)})` : field ? (h.subtypes ?? h.types ?? []).join(', ') || undefined : `dataset level (${nameOf(h.jobId)})`,
+      title: `${nameOf(h.fromId)} → ${nameOf(h.toId)} by ${nameOf(h.jobId)}`,
+    };
+  });
+  for (const n of datasets.values()) n.fields!.sort((a, b) => (a.name < b.name ? -1 : 1));
+  return { nodes: [...datasets.values()], edges };
+}
