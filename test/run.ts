@@ -7,14 +7,15 @@ import { createLogger } from '../src/log';
 import { startKafka, type KafkaBroker } from './support/kafka-broker';
 
 /**
- * `npm test`: runs every compiled test file (dist/test/{unit,cypher,api,kafka}/**\/*.test.js) with
+ * `npm test`: runs every compiled test file (dist/test/{unit,cypher,api,kafka,browser}/**\/*.test.js) with
  * node's test runner against a real Neo4j and a real Kafka broker (KRaft, from Maven Central jars;
  * TEST_KAFKA_BROKERS uses an existing one). Without NEO4J_URI it provisions and starts the embedded Neo4j
  * on a free port with its own store under <TRIBUTARY_HOME>/test (recreated for each run, never the
  * service's store), and stops it afterwards. Tests isolate themselves by namespace, so they also
  * run against a shared server given by NEO4J_URI. Extra arguments filter files by substring
  * (`npm test -- unit` runs the unit tier); only the services the selected tiers need are started
- * (unit: none, so no Java; cypher and api: Neo4j; kafka: Neo4j and the broker).
+ * (unit: none, so no Java; cypher, api and browser: Neo4j; kafka: Neo4j and the broker). The browser
+ * tier drives the explorer in a headless Chromium that @sparticuz/chromium brings with npm install.
  */
 async function main(): Promise<number> {
   const config = loadConfig();
@@ -66,7 +67,7 @@ async function main(): Promise<number> {
 
 function listTests(dir: string): string[] {
   const out: string[] = [];
-  for (const tier of ['unit', 'cypher', 'api', 'kafka']) {
+  for (const tier of ['unit', 'cypher', 'api', 'kafka', 'browser']) {
     const base = path.join(dir, tier);
     if (!fs.existsSync(base)) continue;
     for (const f of fs.readdirSync(base, { recursive: true }) as string[]) {

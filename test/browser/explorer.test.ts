@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { generate } from '../../bench/generator';
+import { datasetId, fieldId, jobId } from '../../src/ids';
+import { startService, type TestService } from '../support/app';
+import { launchBrowser } from '../support/browser';
+import { docsOf, isAccepted, manifest, repoRoot } from '../support/corpus';
+import { crossEngine, type CrossEngine } from '../support/cross-engine';
+
+/**
+ * The explorer in a real headless Chromium against a real service and Neo4j loaded with the corpus,
+ * the cross-engine scenario (Kafka Connect → Flink → Spark → dbt, with symlinks and a precision
+ * loss) and a generated stream: what a user sees, asserted from the page. Screenshots of each view
+ * go to web/screenshots/ (git-ignored).
+ */
+const SHOTS = path.join(repoRoot, 'web', 'screenshots');
+let svc: TestService;
+let browser: Browser;
+let page: Page;
+let scenario: CrossEngine;
+const errors: string[] = [];
+
+before(async () => {
+  svc = await startService();
+  scenario = crossEngine(`b${randomBytes(3).toString('hex')}`);
+  const corpus = manifest()
+    .filter((m) => !m.templated)
+    .flatMap((m) => docsOf(m.file))
+    .filter((d) => isAccepted(d.value))
+    .map((d) => d.value);
+  const generated = generate({ jobs: 60, runsPerJob: 2, layers: 8, columnLineageShare: 0.6, seed: 7, nameOffset: 30_000_000 + Math.floor(Math.random() * 1e6) }).events;
+  for (const events of [corpus, scenario.events, generated]) {
+    for (let i = 0; i < events.length; i += 200) {
+      const res = await fetch(`${svc.baseUrl}/api/v1/lineage/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(events.slice(i, i + 200)),
+      });
+      assert.ok(res.status < 300, `batch answered ${res.status}`);
+    }
+  }
+  fs.mkdirSync(SHOTS, { recursive: true });
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.setDefaultTimeout(60_000);
+});
+after(async () => {
+  await browser?.close();
+  await svc?.close();
+});
+
+const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+const canvasReady = () => page.waitForSelector('[data-laid-out="true"] .react-flow__node');
+const labels = async () => page.locator('.react-flow__node .entity-label').allInnerTexts();
+
+describe('the explorer in a browser', () => {
+  it('a newcomer finds a table by typing part of its name, with the keyboard only, and sees its lineage', async () => {
+    await page.goto(`${svc.baseUrl}/`);
+    await page.getByRole('heading', { name: 'Lineage explorer' }).waitFor();
+    await page.keyboard.press('/');
+    assert.equal(await page.getByRole('combobox', { name: 'Search datasets, jobs and fields' }).evaluate((el: any) => el === el.ownerDocument.activeElement), true, '"/" focuses the search box');
+    await page.keyboard.type('daily_reve');
+    const option = page.getByRole('option').filter({ hasText: 'db.daily_revenue' }).filter({ hasText: scenario.ns.hive });
+    await option.waitFor();
+    // Move the highlight to that option, then Enter.
+    const options = await page.getByRole('option').allInnerTexts();
+    const index = options.findIndex((o) => o.includes('db.daily_revenue') && o.includes(scenario.ns.hive));
+    for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/lineage\?/);
+    assert.equal(new URL(page.url()).searchParams.get('node'), datasetId(scenario.ns.hive, 'db.daily_revenue'));
+    await canvasReady();
+    const seen = await labels();
+    for (const name of ['db.daily_revenue', 'model.shop.revenue_report', 'analytics.revenue_report']) assert.ok(seen.includes(name), `${name} drawn: ${seen.join(', ')}`);
+    // The S3 path and the catalog name are one node, with the other name shown.
+    assert.ok((await page.locator('.entity-root .entity-alias').allInnerTexts()).some((a) => a.includes('warehouse/db/daily_revenue')));
+    await shot('lineage');
+  });
+
+  it('colours each job → output edge by coverage: column level vs dataset level only', async () => {
+    const root = datasetId(scenario.ns.hive, 'db.daily_revenue');
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent(root)}&up=6&down=2`);
+    await canvasReady();
+    const edges = page.locator('.react-flow__edge');
+    assert.ok((await edges.locator('xpath=self::*[contains(@class,"edge-column")]').count()) >= 2, 'Spark and dbt write with column lineage');
+    assert.ok((await edges.locator('xpath=self::*[contains(@class,"edge-dataset")]').count()) >= 1, 'the Flink SQL job writes at dataset level only');
+    assert.match(await page.getByTestId('truncated').innerText(), /continues beyond this depth/);
+  });
+
+  it('column mode lists fields and draws field edges with their transformation; a permalink reopens the same view', async () => {
+    const root = datasetId(scenario.ns.hive, 'db.daily_revenue');
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent(root)}`);
+    await canvasReady();
+    await page.getByLabel('Upstream').fill('4');
+    await page.getByRole('radio', { name: 'Columns' }).check();
+    await page.waitForURL(/mode=column/);
+    await canvasReady();
+    const fields = await page.locator('.entity-root .entity-fields li').allInnerTexts();
+    assert.deepEqual(fields.map((f) => f.trim()).sort(), ['day', 'revenue']);
+    await page.waitForSelector('.react-flow__edge-text');
+    const edgeLabels = await page.locator('.react-flow__edge-text').allTextContents();
+    assert.ok(edgeLabels.some((t) => /AGGREGATION|GROUP_BY|FILTER/.test(t)), `transformation labels: ${edgeLabels.join(' | ')}`);
+    const url = page.url();
+    const count = await page.getByTestId('node-count').innerText();
+    await shot('column-lineage');
+    const other = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    try {
+      await other.goto(url);
+      await other.waitForSelector('[data-laid-out="true"] .react-flow__node', { timeout: 60_000 });
+      assert.equal(await other.getByTestId('node-count').innerText(), count);
+      assert.equal(await other.getByLabel('Upstream').inputValue(), '4');
+      assert.ok(await other.getByRole('radio', { name: 'Columns' }).isChecked());
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a trace marks the first precision loss on the canvas and in the list, as the API reports it', async () => {
+    const start = fieldId(scenario.ns.hive, 'analytics.revenue_report', 'total');
+    const api = await svc.graphql(`query($id: ID!) { trace(nodeId: $id) { hops { fromId } firstPrecisionLoss { jobId distance } } }`, { id: start });
+    const loss = api.data.trace.firstPrecisionLoss;
+    assert.equal(loss.jobId, jobId(scenario.ns.flink, 'insert-into_iceberg.db.orders_enriched'));
+    await page.goto(`${svc.baseUrl}/trace?node=${encodeURIComponent(start)}`);
+    const note = await page.getByTestId('precision-loss').innerText();
+    assert.match(note, new RegExp(`hop ${loss.distance}: insert-into_iceberg\\.db\\.orders_enriched`));
+    assert.equal(await page.getByTestId('hop-count').innerText(), `${api.data.trace.hops.length} hops`);
+    await canvasReady();
+    assert.equal(await page.locator('.react-flow__node .badge-loss').count(), 1, 'one node marked where precision is lost');
+    assert.equal(await page.locator('.hops .hop-loss').count(), 1);
+    assert.match(await page.locator('.hops .hop-loss').innerText(), /first precision loss/);
+    await shot('trace');
+  });
+
+  it('blast radius: totals, groups by distance and the last run state, as the API counts them', async () => {
+    const source = datasetId(scenario.ns.postgres, 'shop.public.orders');
+    const api = await svc.graphql(`query($id: ID!) { blastRadius(nodeId: $id) { totals { items datasets jobs } } }`, { id: source });
+    await page.goto(`${svc.baseUrl}/impact?node=${encodeURIComponent(source)}`);
+    const totals = await page.getByTestId('impact-totals').innerText();
+    const t = api.data.blastRadius.totals;
+    assert.match(totals, new RegExp(`${t.items}\\s+affected in all`));
+    assert.match(totals, new RegExp(`${t.datasets}\\s+datasets`));
+    assert.ok(await page.getByRole('heading', { name: /1 hop away/ }).isVisible());
+    assert.ok((await page.locator('.state').allInnerTexts()).includes('COMPLETE'));
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const csv = fs.readFileSync((await (await download).path())!, 'utf8').trim().split('\n');
+    assert.equal(csv.length, t.items + 1, 'a header and one line per affected item');
+    await shot('blast-radius');
+  });
+
+  it('the coverage dashboard shows the same figure as the GraphQL answer', async () => {
+    const ns = scenario.ns.spark;
+    const api = await svc.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { columnLevelShare edges } } }`, { ns });
+    const share = `${(api.data.coverage.overall.columnLevelShare * 100).toFixed(1)}%`;
+    await page.goto(`${svc.baseUrl}/coverage?scope=NAMESPACE&value=${encodeURIComponent(ns)}`);
+    const overall = await page.getByTestId('coverage-overall').innerText();
+    assert.ok(overall.includes(share), `${share} in ${overall}`);
+    assert.match(overall, new RegExp(`${api.data.coverage.overall.edges}\\s+edges`));
+    await page.goto(`${svc.baseUrl}/coverage`);
+    await page.getByTestId('gaps').waitFor();
+    await shot('coverage');
+  });
+
+  it('node pages: a corpus dataset with its schema, a job with its runs', async () => {
+    const api = await svc.graphql(`{ datasets(first: 50) { items { id name fields { name } } } }`);
+    const withSchema = (api.data.datasets.items as { id: string; name: string; fields: { name: string }[] }[]).find((d) => d.fields.length >= 2)!;
+    assert.ok(withSchema, 'the corpus has datasets with schemas');
+    await page.goto(`${svc.baseUrl}/dataset?id=${encodeURIComponent(withSchema.id)}`);
+    assert.match(await page.getByRole('heading', { level: 2, name: /Schema/ }).innerText(), new RegExp(`${withSchema.fields.length} fields`));
+    await shot('dataset');
+    await page.goto(`${svc.baseUrl}/job?id=${encodeURIComponent(jobId(scenario.ns.spark, 'daily_revenue.execute_insert_into_hadoop_fs_relation_command.warehouse_db_daily_revenue'))}`);
+    await page.getByRole('heading', { name: /Runs \(\d+\)/ }).waitFor();
+    assert.ok((await page.locator('.state').allInnerTexts()).length >= 1);
+    await shot('job');
+  });
+
+  it('API errors are shown as messages, never a blank page', async () => {
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent('dataset:nowhere:nothing')}`);
+    assert.match(await page.getByRole('alert').innerText(), /NOT_FOUND/);
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent('not-an-id')}`);
+    assert.match(await page.getByRole('alert').innerText(), /BAD_INPUT[\s\S]*malformed node id/);
+    await page.goto(`${svc.baseUrl}/dataset?id=${encodeURIComponent(datasetId('nowhere', 'nothing'))}`);
+    assert.match(await page.getByRole('alert').innerText(), /No dataset has the id/);
+    await shot('error');
+  });
+
+  it('dark theme, and no script errors anywhere', async () => {
+    await page.goto(`${svc.baseUrl}/`);
+    await page.getByLabel('colour theme').selectOption('dark');
+    assert.equal(await page.locator('html').getAttribute('data-theme'), 'dark');
+    // Runs in the page (this file is compiled without DOM types).
+    const bg = await page.locator('body').evaluate((body: any) => body.ownerDocument.defaultView.getComputedStyle(body).backgroundColor);
+    assert.equal(bg, 'rgb(15, 19, 23)', 'the dark background');
+    await page.goto(`${svc.baseUrl}/trace?node=${encodeURIComponent(fieldId(scenario.ns.hive, 'analytics.revenue_report', 'total'))}`);
+    await canvasReady();
+    await shot('trace-dark');
+    await page.getByLabel('colour theme').selectOption('auto');
+    assert.deepEqual(errors, []);
+  });
+});
