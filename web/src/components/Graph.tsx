@@ -119,6 +119,18 @@ const EntityNode = memo(function EntityNode({ data }: NodeProps<Node<{ node: Gra
 
 const nodeTypes = { entity: EntityNode };
 
+function fitNodes(nodes: GraphNode[], edges: GraphEdge[], focus?: string[]): { id: string }[] {
+  if (focus) return focus.map((id) => ({ id }));
+  const root = nodes.find((n) => n.root)?.id;
+  if (!root) return nodes.map((n) => ({ id: n.id }));
+  const near = new Set([root]);
+  for (const e of edges) {
+    if (e.source === root) near.add(e.target);
+    if (e.target === root) near.add(e.source);
+  }
+  return [...near].map((id) => ({ id }));
+}
+
 const TONE_STYLE: Record<EdgeTone, { stroke: string; dash?: string; width: number }> = {
   column: { stroke: 'var(--column-level)', width: 2.5 },
   dataset: { stroke: 'var(--dataset-level)', width: 2.5, dash: '6 4' },
@@ -128,7 +140,11 @@ const TONE_STYLE: Record<EdgeTone, { stroke: string; dash?: string; width: numbe
   loss: { stroke: 'var(--loss)', width: 3, dash: '8 4' },
 };
 
-export function Graph({ nodes, edges, onOpen, label }: { nodes: GraphNode[]; edges: GraphEdge[]; onOpen?: (id: string) => void; label: string }) {
+/**
+ * `focus`: the nodes the first view fits (readable zoom; the rest is a pan or the minimap away);
+ * default: the root and its neighbours.
+ */
+export function Graph({ nodes, edges, onOpen, label, focus }: { nodes: GraphNode[]; edges: GraphEdge[]; onOpen?: (id: string) => void; label: string; focus?: string[] }) {
   const [flow, setFlow] = useState<{ nodes: Node[]; edges: Edge[] } | null>(null);
   const [laidOut, setLaidOut] = useState(false);
   useEffect(() => {
@@ -180,7 +196,7 @@ export function Graph({ nodes, edges, onOpen, label }: { nodes: GraphNode[]; edg
         edges={flow.edges}
         nodeTypes={nodeTypes}
         fitView
-        fitViewOptions={{ minZoom: 0.45, maxZoom: 1.1 }}
+        fitViewOptions={{ minZoom: 0.6, maxZoom: 1.1, nodes: fitNodes(nodes, edges, focus) }}
         minZoom={0.05}
         onlyRenderVisibleElements={flow.nodes.length > 200}
         onNodeClick={(_e, n) => onOpen?.(n.id)}

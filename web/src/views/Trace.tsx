@@ -106,7 +106,7 @@ export function TraceView({ loc }: { loc: Location }) {
             {t.truncated ? <span className="warn">Truncated ({t.truncatedBy.join(', ')}): the trace continues beyond.</span> : null}
           </div>
           <div className="canvas-row">
-            <Graph nodes={drawing.nodes} edges={drawing.edges} label={`trace of ${nameOf(node)}`} />
+            <Graph nodes={drawing.nodes} edges={drawing.edges} label={`trace of ${nameOf(node)}`} focus={drawing.focus} />
             <aside className="side" aria-label="hops">
               <h2>Hops</h2>
               <ol className="hops">
@@ -132,7 +132,7 @@ export function TraceView({ loc }: { loc: Location }) {
 }
 
 /** Datasets holding the traced fields, field hops between fields, dataset hops between datasets; the first loss marked. */
-function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[] } {
+function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[]; focus: string[] } {
   const datasets = new Map<string, GraphNode>();
   const touch = (id: string) => {
     const ds = datasetOf(id);
@@ -143,7 +143,10 @@ function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[] 
   };
   touch(t.start.id).root = true;
   const loss = t.firstPrecisionLoss;
-  const edges: GraphEdge[] = t.hops.map((h) => {
+  // Field hops join fields; dataset-level hops of one job between two datasets are one edge (the
+  // loss, when one of them is the first loss).
+  const edges = new Map<string, GraphEdge>();
+  for (const h of t.hops) {
     touch(h.fromId);
     const target = touch(h.toId);
     const isLoss = sameHop(h, loss);
@@ -151,18 +154,33 @@ function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[] 
       target.badge = 'precision lost here';
       target.badgeTone = 'loss';
     }
-    const field = h.granularity === 'FIELD';
-    return {
-      id: `${h.fromId}|${h.toId}|${h.jobId}`,
-      source: datasetOf(h.fromId),
-      target: datasetOf(h.toId),
-      sourceField: kindOfId(h.fromId) === 'FIELD' ? h.fromId : undefined,
-      targetField: kindOfId(h.toId) === 'FIELD' ? h.toId : undefined,
-      tone: isLoss ? 'loss' : field ? 'field' : 'dataset',
-      label: isLoss ? `precision lost (${nameOf(h.jobId)})` : field ? (h.subtypes ?? h.types ?? []).join(', ') || undefined : `dataset level (${nameOf(h.jobId)})`,
-      title: `${nameOf(h.fromId)} → ${nameOf(h.toId)} by ${nameOf(h.jobId)}`,
-    };
-  });
+    const [from, to] = [datasetOf(h.fromId), datasetOf(h.toId)];
+    if (h.granularity === 'FIELD') {
+      edges.set(`${h.fromId}|${h.toId}|${h.jobId}`, {
+        id: `${h.fromId}|${h.toId}|${h.jobId}`,
+        source: from,
+        target: to,
+        sourceField: kindOfId(h.fromId) === 'FIELD' ? h.fromId : undefined,
+        targetField: kindOfId(h.toId) === 'FIELD' ? h.toId : undefined,
+        tone: 'field',
+        label: (h.subtypes ?? h.types ?? []).join(', ') || undefined,
+        title: `${nameOf(h.fromId)} → ${nameOf(h.toId)} by ${nameOf(h.jobId)}`,
+      });
+      continue;
+    }
+    const key = `${from}|${to}|${h.jobId}`;
+    const lossHere = isLoss || edges.get(key)?.tone === 'loss';
+    edges.set(key, {
+      id: key,
+      source: from,
+      target: to,
+      tone: lossHere ? 'loss' : 'dataset',
+      label: lossHere ? `precision lost: ${nameOf(h.jobId)}` : `dataset level: ${nameOf(h.jobId)}`,
+      title: `${nameOf(from)} → ${nameOf(to)} by ${nameOf(h.jobId)}, which reports no column lineage`,
+    });
+  }
   for (const n of datasets.values()) n.fields!.sort((a, b) => (a.name < b.name ? -1 : 1));
-  return { nodes: [...datasets.values()], edges };
+  // The first view shows the start and the hop where precision is lost (or the first hops).
+  const focus = loss ? [datasetOf(t.start.id), datasetOf(loss.fromId), datasetOf(loss.toId)] : [datasetOf(t.start.id), ...t.hops.filter((h) => h.distance === 1).map((h) => datasetOf(h.fromId))];
+  return { nodes: [...datasets.values()], edges: [...edges.values()], focus: [...new Set(focus)] };
 }
