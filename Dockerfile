@@ -6,7 +6,10 @@ COPY package.json package-lock.json tsconfig.json ./
 RUN npm ci --no-audit --no-fund
 COPY src ./src
 COPY test ./test
-RUN npx tsc -p tsconfig.json
+COPY bench ./bench
+COPY tools/build-web.js ./tools/build-web.js
+COPY web ./web
+RUN npx tsc -p tsconfig.json && node tools/build-web.js
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=5000

@@ -65,8 +65,8 @@ function cases(): Case[] {
     c(Query.NodeExists, { datasetId: null, jobId: null, fieldId: field, fieldDatasetId: ds[0], fieldName: deep.fields[0] }, 100),
     c(Query.ExpandDownstream, expand, 1_000),
     c(Query.ExpandUpstream, expand, 1_000),
-    c(Query.ExpandDownstream, { ...expand, asOf: later }, 2_000),
-    c(Query.ExpandUpstream, { ...expand, asOf: later }, 2_000),
+    c(Query.ExpandDownstream, { ...expand, asOf: later }, 2_500),
+    c(Query.ExpandUpstream, { ...expand, asOf: later }, 2_500),
     c(Query.ExpandFieldsDownstream, fields, 500),
     c(Query.ExpandFieldsUpstream, fields, 500),
     c(Query.TraceUpstreamStep, trace, 1_500),
@@ -82,6 +82,13 @@ function cases(): Case[] {
     c(Query.RunLineage, { runIds: runs, limit: 10 }, 1_000),
     c(Query.CountEvents, selection, 5_000),
     c(Query.EventsPage, { ...selection, after: '', limit: 10 }, 10_000),
+    // Browsing: a namespace's page reads its slice of the id index (in order, no sort) and counts it.
+    c(Query.DatasetsByName, { prefix: `${idPrefix(EntityKind.DATASET, ns + deep.namespace)}:`, skip: 0, limit: 50 }, 5_000),
+    c(Query.JobsByName, { prefix: `${idPrefix(EntityKind.JOB, ns + writer.namespace)}:`, skip: 0, limit: 50 }, 5_000),
+    c(Query.DatasetsByLastSeen, { prefix: `${idPrefix(EntityKind.DATASET, ns + deep.namespace)}:`, skip: 0, limit: 50 }, 10_000),
+    c(Query.JobsByLastSeen, { prefix: `${idPrefix(EntityKind.JOB, ns + writer.namespace)}:`, skip: 0, limit: 50 }, 10_000),
+    // Every dataset and job is counted once, by the namespace indexes: grows with the graph by definition.
+    c(Query.Namespaces, { skip: 0, limit: 100 }, null),
   ];
 }
 
