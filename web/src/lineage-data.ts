@@ -149,7 +149,8 @@ export function datasetDrawing(f: Fetched, rootId: string, cap: number): Drawabl
   const all: GraphNode[] = [];
   for (const n of f.nodes.values()) {
     if (rep.get(n.id) !== n.id || n.kind === 'FIELD') continue;
-    all.push({ id: n.id, kind: n.kind, label: n.name, namespace: n.namespace, aliases: names.get(n.id), root: n.id === rep.get(rootId) });
+    const rank = n.side === 'UPSTREAM' ? -n.distance : n.distance;
+    all.push({ id: n.id, kind: n.kind, label: n.name, namespace: n.namespace, aliases: names.get(n.id), root: n.id === rep.get(rootId), rank });
   }
   const { kept, hidden } = capped(all, (id) => f.nodes.get(id)?.distance ?? 0, cap);
   const edges: GraphEdge[] = [];
