@@ -12,13 +12,14 @@ import { generate } from './generator';
 
 /**
  * The explorer's quality bar, measured in a real headless Chromium against the service on a
- * generated graph (3,000 jobs, 12,000 events): time from navigation to the first painted canvas for
+ * generated graph (3,000 jobs, 12,000 events, unless told otherwise): time from navigation to the first painted canvas for
  * a lineage of about 500 nodes, and for one of 5,000+ (drawn capped at 300 by default, and all of
  * them with &cap=), the "Show more" step, and how long a zoom takes to paint on the biggest canvas.
  * Medians of 5 loads after one warm-up load each. Writes bench/EXPLORER.md.
- * Usage: npm run bench:explorer
+ * Usage: npm run bench:explorer [-- <jobs, default 3000>]
  */
 async function main() {
+  const jobs = Number(process.argv[2] ?? 3000);
   let config = loadConfig();
   const log = createLogger('warn');
   const home = path.join(config.embedded.home, 'bench-explorer');
@@ -37,7 +38,7 @@ async function main() {
     process.stdout.write(`${s}\n`);
   };
   try {
-    const { events, outputs } = generate({ jobs: 3_000, runsPerJob: 2, layers: 40, columnLineageShare: 0.6, seed: 11 });
+    const { events, outputs } = generate({ jobs, runsPerJob: 2, layers: 40, columnLineageShare: 0.6, seed: 11 });
     for (let i = 0; i < events.length; i += 200) {
       const res = await fetch(`${base}/api/v1/lineage/batch`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(events.slice(i, i + 200)) });
       if (!res.ok) throw new Error(`batch ${res.status}`);
@@ -73,7 +74,7 @@ async function main() {
     };
     out('# Explorer benchmark');
     out();
-    out(`Generated graph: 3,000 jobs, ${events.length} events; headless Chromium (@sparticuz/chromium) on this machine, viewport 1400 × 900. ${new Date().toISOString()}`);
+    out(`Generated graph: ${jobs} jobs, ${events.length} events; headless Chromium (@sparticuz/chromium) on this machine, viewport 1400 × 900. ${new Date().toISOString()}`);
     out();
     out('| case | drawn | first paint p50 ms | max ms |');
     out('|---|---|---|---|');

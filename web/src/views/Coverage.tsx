@@ -168,7 +168,9 @@ function Bar({ share }: { share: number }) {
   );
 }
 
-function Trend({ points }: { points: { start: string; edges: number; columnLevelShare: number }[] }) {
+/** The share per week that had edges (weeks without any are left out, not drawn as 0%). */
+function Trend({ points: all }: { points: { start: string; edges: number; columnLevelShare: number }[] }) {
+  const points = all.filter((p) => p.edges > 0);
   if (points.length < 2) return null;
   const [w, h] = [640, 140];
   const x = (i: number) => 30 + (i * (w - 40)) / (points.length - 1);
@@ -193,7 +195,7 @@ function Trend({ points }: { points: { start: string; edges: number; columnLevel
         ))}
       </svg>
       <figcaption>
-        Column-level share by week, {points[0]!.start.slice(0, 10)} to {points[points.length - 1]!.start.slice(0, 10)}
+        Column-level share of the weeks with job → output edges ({points.length}), {points[0]!.start.slice(0, 10)} to {points[points.length - 1]!.start.slice(0, 10)}
       </figcaption>
     </figure>
   );
