@@ -173,6 +173,11 @@ describe('the explorer in a browser', () => {
     await page.goto(`${svc.baseUrl}/dataset?id=${encodeURIComponent(withSchema.id)}`);
     assert.match(await page.getByRole('heading', { level: 2, name: /Schema/ }).innerText(), new RegExp(`${withSchema.fields.length} fields`));
     await shot('dataset');
+    // A catalog name written only under its S3 path: the page names the other name and its writer.
+    await page.goto(`${svc.baseUrl}/dataset?id=${encodeURIComponent(datasetId(scenario.ns.hive, 'db.daily_revenue'))}`);
+    await page.getByTestId('aliases').waitFor();
+    assert.match(await page.getByTestId('aliases').innerText(), /warehouse\/db\/daily_revenue/);
+    assert.match(await page.locator('.facts').innerText(), /Written by\s+daily_revenue\.execute_insert_into_hadoop_fs_relation_command/);
     await page.goto(`${svc.baseUrl}/job?id=${encodeURIComponent(jobId(scenario.ns.spark, 'daily_revenue.execute_insert_into_hadoop_fs_relation_command.warehouse_db_daily_revenue'))}`);
     await page.getByRole('heading', { name: /Runs \(\d+\)/ }).waitFor();
     assert.ok((await page.locator('.state').allInnerTexts()).length >= 1);

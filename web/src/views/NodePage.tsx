@@ -6,6 +6,26 @@ import { href, type Location } from '../route';
 const DATASET = `query Dataset($id: ID!) { dataset(id: $id) {
   id name namespace description owners datasetType storageLayer fileFormat lifecycleState firstSeen lastSeen rawNames facets
   fields { id name type description } producers { id name namespace } consumers { id name namespace } } }`;
+
+/** The writers and readers of a dataset's other (symlinked) names: the same dataset to its users. */
+function useAliases(ids: string[]): Any[] {
+  const [aliases, setAliases] = useState<Any[]>([]);
+  const key = ids.join('\n');
+  useEffect(() => {
+    setAliases([]);
+    if (ids.length === 0) return;
+    const ctl = new AbortController();
+    const vars = ids.map((_x, i) => `$a${i}: ID!`).join(', ');
+    const parts = ids.map((_x, i) => `a${i}: dataset(id: $a${i}) { id name namespace producers { id name } consumers { id name } }`).join(' ');
+    gql<Any>(`query Aliases(${vars}) { ${parts} }`, Object.fromEntries(ids.map((id, i) => [`a${i}`, id])), ctl.signal).then(
+      (d) => setAliases(Object.values(d).filter(Boolean)),
+      () => undefined,
+    );
+    return () => ctl.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return aliases;
+}
 const JOB = `query Job($id: ID!) { job(id: $id) {
   id name namespace description owners jobType integration processingType sql sourceCodeLanguage sourceCodeUrl firstSeen lastSeen facets
   inputs { id name } outputs { id name }
@@ -77,8 +97,9 @@ function Facets({ facets }: { facets: Any }) {
   );
 }
 
-const list = (items: { id: string; name: string }[]) =>
-  items.length ? (
+const list = (all: { id: string; name: string }[]) => {
+  const items = [...new Map(all.map((x) => [x.id, x])).values()];
+  return items.length ? (
     <ul className="inline-list">
       {items.map((x) => (
         <li key={x.id}>
@@ -89,10 +110,22 @@ const list = (items: { id: string; name: string }[]) =>
   ) : (
     <span className="muted">none</span>
   );
+};
 
 export function DatasetPage({ loc }: { loc: Location }) {
   const id = loc.params.get('id') ?? '';
   const entity = useEntity(DATASET, id, 'dataset');
+  const [identity, setIdentity] = useState<string[]>([]);
+  useEffect(() => {
+    const ctl = new AbortController();
+    setIdentity([]);
+    gql<Any>(`query($id: ID!) { identity(id: $id, first: 20) { names { id source } } }`, { id }, ctl.signal).then(
+      (d) => setIdentity((d.identity?.names ?? []).filter((n: Any) => n.source === 'SYMLINK').map((n: Any) => n.id)),
+      () => undefined,
+    );
+    return () => ctl.abort();
+  }, [id]);
+  const aliases = useAliases(identity.slice(0, 10));
   return (
     <Shell kind="dataset" id={id} entity={entity}>
       {(d) => (
@@ -117,8 +150,20 @@ export function DatasetPage({ loc }: { loc: Location }) {
               ['First seen', d.firstSeen],
               ['Last seen', d.lastSeen],
               ['Also sent as', (d.rawNames ?? []).join(', ')],
-              ['Written by', list(d.producers)],
-              ['Read by', list(d.consumers)],
+              ['Written by', list([...d.producers, ...aliases.flatMap((a) => a.producers)])],
+              ['Read by', list([...d.consumers, ...aliases.flatMap((a) => a.consumers)])],
+              [
+                'Also named',
+                aliases.length ? (
+                  <ul className="inline-list" data-testid="aliases">
+                    {aliases.map((a) => (
+                      <li key={a.id}>
+                        <NodeLink id={a.id} label={`${a.namespace} ${a.name}`} />
+                      </li>
+                    ))}
+                  </ul>
+                ) : null,
+              ],
             ]}
           />
           <h2>Schema ({d.fields.length} fields)</h2>
