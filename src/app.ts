@@ -163,6 +163,7 @@ export async function createApp(
       readyDetails: () => ({ projectionLagMs: projector.lagMs() }),
       live: health ? () => health.recoverable() : undefined,
       explorerDir: config.explorer ? defaultExplorerDir() : null,
+      embed: config.embed,
     });
     projector.start();
     return {

@@ -78,6 +78,15 @@ const envSchema = z.object({
   TRIBUTARY_CORS_ORIGINS: z.string().optional(),
   /** The lineage explorer (web/, built into dist/web) at / ; on unless set to false. */
   TRIBUTARY_EXPLORER: z.enum(['true', 'false']).default('true'),
+  /** Coverage badge colours: below the first share (percent) red, below the second yellow, else green. */
+  TRIBUTARY_BADGE_THRESHOLDS: z
+    .string()
+    .regex(/^\s*\d{1,3}(\.\d+)?\s*,\s*\d{1,3}(\.\d+)?\s*$/, 'two percentages, e.g. 50,80')
+    .default('50,80'),
+  /** Who may frame the coverage widget (CSP frame-ancestors), e.g. `https://grafana.example.com`. */
+  TRIBUTARY_EMBED_FRAME_ANCESTORS: z.string().min(1).default("'self'"),
+  /** The /embed badge and widget without a token even when a tokens file is in force (coverage figures become public). */
+  TRIBUTARY_EMBED_PUBLIC: z.enum(['true', 'false']).default('false'),
   /** Requests per minute per token (per client address without one); unset: no limit. */
   TRIBUTARY_RATE_LIMIT: positiveInt.optional(),
   /** OIDC/JWT access: all three, or none. */
@@ -171,6 +180,8 @@ export interface Config {
   planWarmUp: 'first' | 'all' | 'off';
   /** Serve the lineage explorer at / (TRIBUTARY_EXPLORER). */
   explorer: boolean;
+  /** The coverage embeds (src/http/coverage-routes.ts). */
+  embed: { thresholds: [number, number]; frameAncestors: string; public: boolean };
 }
 
 export interface IngestSettings {
@@ -216,6 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   if (!e.TRIBUTARY_TLS_CERT !== !e.TRIBUTARY_TLS_KEY) {
     throw new ConfigError('invalid configuration: TRIBUTARY_TLS_CERT and TRIBUTARY_TLS_KEY go together (PEM files)');
+  }
+  const [low, high] = e.TRIBUTARY_BADGE_THRESHOLDS.split(',').map((x) => Number(x.trim()));
+  if (!(low! <= high! && high! <= 100)) {
+    throw new ConfigError('invalid configuration: TRIBUTARY_BADGE_THRESHOLDS must be two percentages, the first not above the second (e.g. 50,80)');
   }
   if (e.TRIBUTARY_DEFAULT_DEPTH > e.TRIBUTARY_MAX_DEPTH) {
     throw new ConfigError('invalid configuration: TRIBUTARY_DEFAULT_DEPTH exceeds TRIBUTARY_MAX_DEPTH');
@@ -285,6 +300,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'false' ? 'off' : e.TRIBUTARY_PLAN_WARMUP === 'all' ? 'all' : 'first',
     explorer: e.TRIBUTARY_EXPLORER === 'true',
+    embed: {
+      thresholds: e.TRIBUTARY_BADGE_THRESHOLDS.split(',').map((x) => Number(x.trim()) / 100) as [number, number],
+      frameAncestors: e.TRIBUTARY_EMBED_FRAME_ANCESTORS,
+      public: e.TRIBUTARY_EMBED_PUBLIC === 'true',
+    },
     kafka: e.KAFKA_BROKERS
       ? {
           brokers: e.KAFKA_BROKERS.split(',').map((b) => b.trim()).filter(Boolean),

@@ -14,6 +14,7 @@ import type { TlsMaterial } from './tls';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import { Scope, type Auth, type Principal } from './auth';
+import { coverageRoutes, type CoverageRouteOptions } from './coverage-routes';
 import { explorerRoutes } from './explorer';
 import { ingestRoutes } from './ingest-routes';
 import type { GroupCommitter } from '../ingest/group-commit';
@@ -63,6 +64,8 @@ export interface ServerDeps {
   tls?: TlsMaterial;
   /** The built explorer (src/http/explorer.ts) served at /; none when null or absent. */
   explorerDir?: string | null;
+  /** The coverage badge and widget (src/http/coverage-routes.ts). */
+  embed: CoverageRouteOptions['embed'];
 }
 
 /**
@@ -142,6 +145,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   const slots = new ReadSlots(deps.queryLimits.concurrency, deps.queryLimits.queue);
+  await app.register(coverageRoutes, { coverage: deps.services.coverage, auth: deps.auth, slots, embed: deps.embed });
   // Before Apollo parses and validates: token count and fragment expansion (src/graphql/gate.ts).
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.url !== '/graphql') return;

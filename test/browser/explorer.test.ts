@@ -166,6 +166,26 @@ describe('the explorer in a browser', () => {
     await shot('coverage');
   });
 
+  it('the coverage badge renders in the browser with the GraphQL figure, and the widget in an iframe', async () => {
+    const ns = scenario.ns.spark;
+    const api = await svc.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { columnLevelShare } } }`, { ns });
+    const share = `${(api.data.coverage.overall.columnLevelShare * 100).toFixed(1)}%`;
+    await page.goto(`${svc.baseUrl}/embed/coverage.svg?scope=NAMESPACE&value=${encodeURIComponent(ns)}`);
+    assert.equal(await page.locator('text.value').textContent(), share);
+    const box = await page.locator('svg').boundingBox();
+    assert.ok(box && box.width > 80 && box.height === 20, `rendered ${JSON.stringify(box)}`);
+    await shot('badge');
+    fs.writeFileSync(path.join(SHOTS, 'badge.svg'), await (await fetch(`${svc.baseUrl}/embed/coverage.svg?scope=ENGINE&value=spark`)).text());
+    await page.goto('about:blank');
+    await page.setContent(`<iframe src="${svc.baseUrl}/embed/coverage?scope=NAMESPACE&value=${encodeURIComponent(ns)}" width="400" height="300"></iframe>`);
+    // Framed from another origin (about:blank) than TRIBUTARY_EMBED_FRAME_ANCESTORS allows ('self' by default): blocked.
+    const frame = page.frames().find((f) => f.url().includes('/embed/coverage'));
+    const shown = frame ? await frame.locator('.share').count().catch(() => 0) : 0;
+    assert.equal(shown, 0, 'the default frame-ancestors refuses other origins');
+    await page.goto(`${svc.baseUrl}/embed/coverage?scope=NAMESPACE&value=${encodeURIComponent(ns)}`);
+    assert.equal(await page.locator('.share').innerText(), share);
+  });
+
   it('node pages: a corpus dataset with its schema, a job with its runs', async () => {
     const api = await svc.graphql(`{ datasets(first: 50) { items { id name fields { name } } } }`);
     const withSchema = (api.data.datasets.items as { id: string; name: string; fields: { name: string }[] }[]).find((d) => d.fields.length >= 2)!;

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { badInput } from '../errors';
+import type { CoverageService } from '../lineage/coverage-service';
+import { Bucket, CoverageScope } from '../lineage/types';
+import { Scope, type Auth } from './auth';
+import { badgeSvg, widgetHtml } from './coverage-embeds';
+import { OPENAPI } from './openapi';
+import type { ReadSlots } from './read-slots';
+
+/**
+ * Coverage outside GraphQL, computed by the same service (src/lineage/coverage-service.ts):
+ *   GET /api/v1/coverage        the coverage report as JSON (Grafana Infinity: root selector
+ *                               `byEngine`, `byNamespace`, `byJob` or `trend` for flat rows)
+ *   GET /api/v1/coverage/gaps   the ranked dataset-level-only edges
+ *   GET /api/v1/openapi.json    the OpenAPI 3.1 document of these routes
+ *   GET /embed/coverage.svg     a badge (shields.io flat style), ETag and Cache-Control
+ *   GET /embed/coverage         an HTML widget for an iframe, CSP frame-ancestors from config
+ * All take scope (ALL, NAMESPACE, JOB, ENGINE) and value as the GraphQL `coverage` does; bad
+ * parameters are 400 with the reason. They need the read scope like /graphql (the embeds not when
+ * TRIBUTARY_EMBED_PUBLIC=true), and share its admission (at most N executing, the rest queued).
+ */
+
+export interface CoverageRouteOptions {
+  coverage: CoverageService;
+  auth: Auth;
+  slots: ReadSlots;
+  embed: { thresholds: [number, number]; frameAncestors: string; public: boolean };
+}
+
+const scopeParams = {
+  scope: z.enum(CoverageScope).default(CoverageScope.ALL),
+  value: z.string().min(1).max(2_000).optional(),
+};
+const reportParams = z.object({
+  ...scopeParams,
+  bucket: z.enum(Bucket).default(Bucket.WEEK),
+  from: z.string().max(100).optional(),
+  to: z.string().max(100).optional(),
+});
+const gapParams = z.object({ ...scopeParams, first: z.coerce.number().int().min(1).max(200).default(20) });
+const badgeParams = z.object({ ...scopeParams, label: z.string().min(1).max(40).default('lineage coverage') });
+
+function parse<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
+  const r = schema.safeParse(query);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  throw badInput(`query parameter ${issue.path.join('.') || '(query)'}: ${issue.message}`);
+}
+
+export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptions): Promise<void> {
+  /** Read access, then an admission slot held until the answer is sent. */
+  const admit = async (req: FastifyRequest, reply: FastifyReply, embed = false) => {
+    if (!(embed && o.embed.public)) req.principal = await o.auth.check(req, Scope.READ);
+    const release = await o.slots.acquire();
+    reply.raw.once('close', release);
+  };
+
+  app.get('/api/v1/coverage', async (req, reply) => {
+    const p = parse(reportParams, req.query);
+    await admit(req, reply);
+    const report = await o.coverage.coverage(p.scope, p.value ?? null, p.bucket, p.from ?? null, p.to ?? null);
+    return { generatedAt: new Date().toISOString(), ...report };
+  });
+
+  app.get('/api/v1/coverage/gaps', async (req, reply) => {
+    const p = parse(gapParams, req.query);
+    await admit(req, reply);
+    const gaps = await o.coverage.gaps(p.scope, p.value ?? null, p.first);
+    return { generatedAt: new Date().toISOString(), scope: p.scope, value: p.value ?? null, ...gaps };
+  });
+
+  app.get('/api/v1/openapi.json', async () => OPENAPI);
+
+  app.get('/embed/coverage.svg', async (req, reply) => {
+    const p = parse(badgeParams, req.query);
+    await admit(req, reply, true);
+    const { overall } = await o.coverage.summary(p.scope, p.value ?? null);
+    const svg = badgeSvg(p.label, overall.columnLevelShare, overall.edges, o.embed.thresholds);
+    const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"`;
+    void reply.header('etag', etag).header('cache-control', 'max-age=300, must-revalidate').header('x-content-type-options', 'nosniff');
+    if (req.headers['if-none-match'] === etag) return reply.code(304).send();
+    return reply.type('image/svg+xml; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(svg);
+  });
+
+  app.get('/embed/coverage', async (req, reply) => {
+    const p = parse(reportParams, req.query);
+    await admit(req, reply, true);
+    const [report, gaps] = await Promise.all([
+      o.coverage.coverage(p.scope, p.value ?? null, p.bucket, p.from ?? null, p.to ?? null),
+      o.coverage.gaps(p.scope, p.value ?? null, 5),
+    ]);
+    const back = `/coverage${p.scope === CoverageScope.ALL ? '' : `?scope=${p.scope}&value=${encodeURIComponent(p.value ?? '')}`}`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'max-age=300')
+      .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${o.embed.frameAncestors}`)
+      .header('x-content-type-options', 'nosniff')
+      .send(widgetHtml(report, gaps, back, o.embed.thresholds));
+  });
+}

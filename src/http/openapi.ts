@@ -1,0 +1,119 @@
+/**
+ * The OpenAPI 3.1 document of the coverage feed and embeds (src/http/coverage-routes.ts), served at
+ * /api/v1/openapi.json. The figures are those of the GraphQL `coverage` and `coverageGaps`.
+ */
+
+const scopeParameters = [
+  { name: 'scope', in: 'query', schema: { type: 'string', enum: ['ALL', 'NAMESPACE', 'JOB', 'ENGINE'], default: 'ALL' }, description: 'What to measure: every job, a namespace, one job (its id) or an engine.' },
+  { name: 'value', in: 'query', schema: { type: 'string' }, description: 'The namespace, job id or engine of the scope; absent for ALL.' },
+];
+const trendParameters = [
+  { name: 'bucket', in: 'query', schema: { type: 'string', enum: ['DAY', 'WEEK', 'MONTH'], default: 'WEEK' }, description: 'Trend bucket width (UTC; weeks start on Monday).' },
+  { name: 'from', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Trend start; default: the earliest edge.' },
+  { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Trend end; default: the latest edge.' },
+];
+const error = { description: 'Bad parameters (400), no or bad token (401/403), busy (503).', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+
+const figures = {
+  type: 'object',
+  description: 'Job → output dataset edges of a group: with column-level lineage vs dataset level only, and output fields with an input field.',
+  properties: {
+    key: { type: 'string', description: "The group: 'all', an engine, a namespace or a job id." },
+    edges: { type: 'integer' },
+    columnLevel: { type: 'integer' },
+    datasetLevelOnly: { type: 'integer' },
+    columnLevelShare: { type: 'number', minimum: 0, maximum: 1 },
+    outputFields: { type: 'integer' },
+    fieldsWithInputs: { type: 'integer' },
+    fieldShare: { type: 'number', minimum: 0, maximum: 1 },
+  },
+  required: ['key', 'edges', 'columnLevel', 'datasetLevelOnly', 'columnLevelShare', 'outputFields', 'fieldsWithInputs', 'fieldShare'],
+};
+
+export const OPENAPI = {
+  openapi: '3.1.0',
+  info: {
+    title: 'Tributary coverage feed',
+    version: '1',
+    description: 'Lineage coverage for dashboards and BI tools (flat rows, ISO-8601 UTC times). With a tokens file, send `Authorization: Bearer <token>` with the read scope.',
+  },
+  paths: {
+    '/api/v1/coverage': {
+      get: {
+        summary: 'Coverage of a scope: overall, by engine, namespace and job, and a trend.',
+        parameters: [...scopeParameters, ...trendParameters],
+        responses: { '200': { description: 'The report.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Coverage' } } } }, '4XX': error, '503': error },
+      },
+    },
+    '/api/v1/coverage/gaps': {
+      get: {
+        summary: 'Dataset-level-only edges ranked by the blast radius of their output: what to instrument next.',
+        parameters: [...scopeParameters, { name: 'first', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 20 } }],
+        responses: { '200': { description: 'The ranked gaps.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Gaps' } } } }, '4XX': error, '503': error },
+      },
+    },
+    '/embed/coverage.svg': {
+      get: {
+        summary: 'A coverage badge (shields.io flat style) coloured by TRIBUTARY_BADGE_THRESHOLDS.',
+        parameters: [...scopeParameters, { name: 'label', in: 'query', schema: { type: 'string', maxLength: 40, default: 'lineage coverage' } }],
+        responses: { '200': { description: 'SVG; ETag and Cache-Control (5 minutes).', content: { 'image/svg+xml': {} } }, '304': { description: 'Not modified (If-None-Match).' }, '4XX': error },
+      },
+    },
+    '/embed/coverage': {
+      get: {
+        summary: 'A self-contained HTML widget for an iframe: share, weekly sparkline, top gaps, link to the explorer.',
+        parameters: [...scopeParameters, ...trendParameters],
+        responses: { '200': { description: 'HTML; frame-ancestors from TRIBUTARY_EMBED_FRAME_ANCESTORS.', content: { 'text/html': {} } }, '4XX': error },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Figures: figures,
+      Coverage: {
+        type: 'object',
+        properties: {
+          generatedAt: { type: 'string', format: 'date-time' },
+          scope: { type: 'string' },
+          value: { type: ['string', 'null'] },
+          truncated: { type: 'boolean', description: 'byJob and trend are partial (more edges than TRIBUTARY_MAX_COVERAGE_EDGES).' },
+          overall: { $ref: '#/components/schemas/Figures' },
+          byEngine: { type: 'array', items: { $ref: '#/components/schemas/Figures' } },
+          byNamespace: { type: 'array', items: { $ref: '#/components/schemas/Figures' } },
+          byJob: { type: 'array', items: { $ref: '#/components/schemas/Figures' } },
+          trend: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { start: { type: 'string', format: 'date-time' }, end: { type: 'string', format: 'date-time' }, edges: { type: 'integer' }, columnLevel: { type: 'integer' }, columnLevelShare: { type: 'number' } },
+            },
+          },
+        },
+      },
+      Gaps: {
+        type: 'object',
+        properties: {
+          generatedAt: { type: 'string', format: 'date-time' },
+          totalGaps: { type: 'integer' },
+          truncated: { type: 'boolean' },
+          gaps: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                jobId: { type: 'string' },
+                datasetId: { type: 'string' },
+                engine: { type: 'string' },
+                namespace: { type: 'string' },
+                downstreamDatasets: { type: 'integer' },
+                downstreamJobs: { type: 'integer' },
+                impactTruncated: { type: 'boolean' },
+              },
+            },
+          },
+        },
+      },
+      Error: { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' } } } } },
+    },
+  },
+} as const;
