@@ -11,6 +11,7 @@ import { migrateFacetStorage } from './ingest/facet-storage';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
 import { authFromConfig } from './http/auth';
+import { CoverageGauges } from './http/coverage-gauges';
 import { defaultExplorerDir } from './http/explorer';
 import { buildServer } from './http/server';
 import { GroupCommitter } from './ingest/group-commit';
@@ -46,6 +47,8 @@ export interface App {
   committer: GroupCommitter;
   /** Projects what HTTP ingestion stored (src/ingest/projector.ts). */
   projector: Projector;
+  /** The lineage gauges of /metrics, refreshed on a schedule (src/http/coverage-gauges.ts). */
+  gauges: CoverageGauges;
   metrics: Metrics;
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
   warmUp: Core['warmUp'];
@@ -166,6 +169,8 @@ export async function createApp(
       embed: config.embed,
     });
     projector.start();
+    const gauges = new CoverageGauges(services.coverage, services.breaks, metrics, config.gauges, log);
+    gauges.start();
     return {
       server,
       driver,
@@ -174,8 +179,10 @@ export async function createApp(
       committer,
       projector,
       metrics,
+      gauges,
       warmUp,
       close: async () => {
+        await gauges.stop();
         await server.close();
         await projector.stop();
         await spool.close();

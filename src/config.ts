@@ -87,6 +87,10 @@ const envSchema = z.object({
   TRIBUTARY_EMBED_FRAME_ANCESTORS: z.string().min(1).default("'self'"),
   /** The /embed badge and widget without a token even when a tokens file is in force (coverage figures become public). */
   TRIBUTARY_EMBED_PUBLIC: z.enum(['true', 'false']).default('false'),
+  /** Seconds between refreshes of the lineage gauges on /metrics; 0: off. */
+  TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** (namespace, engine) label pairs of the coverage gauges at most; the rest are summed under "_other". */
+  TRIBUTARY_LINEAGE_GAUGES_MAX_SERIES: positiveInt.max(10_000).default(200),
   /** Requests per minute per token (per client address without one); unset: no limit. */
   TRIBUTARY_RATE_LIMIT: positiveInt.optional(),
   /** OIDC/JWT access: all three, or none. */
@@ -182,6 +186,8 @@ export interface Config {
   explorer: boolean;
   /** The coverage embeds (src/http/coverage-routes.ts). */
   embed: { thresholds: [number, number]; frameAncestors: string; public: boolean };
+  /** The lineage gauges of /metrics (src/http/coverage-gauges.ts). */
+  gauges: { intervalS: number; maxSeries: number };
 }
 
 export interface IngestSettings {
@@ -300,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'false' ? 'off' : e.TRIBUTARY_PLAN_WARMUP === 'all' ? 'all' : 'first',
     explorer: e.TRIBUTARY_EXPLORER === 'true',
+    gauges: { intervalS: e.TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S, maxSeries: e.TRIBUTARY_LINEAGE_GAUGES_MAX_SERIES },
     embed: {
       thresholds: e.TRIBUTARY_BADGE_THRESHOLDS.split(',').map((x) => Number(x.trim()) / 100) as [number, number],
       frameAncestors: e.TRIBUTARY_EMBED_FRAME_ANCESTORS,

@@ -6,7 +6,10 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * tributary_projection_seconds, tributary_projection_batch_events, tributary_kafka_batch_events,
  * tributary_kafka_consumer_lag{topic,partition}, tributary_kafka_dlq_messages_total{reason},
  * tributary_kafka_retries_total, tributary_projection_lag_seconds, tributary_projection_queued_events,
- * tributary_projection_failed_events_total.
+ * tributary_projection_failed_events_total; the lineage gauges refreshed on a schedule
+ * (src/http/coverage-gauges.ts): tributary_lineage_coverage_ratio{namespace,engine},
+ * tributary_lineage_edges{granularity,namespace,engine}, tributary_lineage_breaks{kind},
+ * tributary_lineage_gauges_refreshed_timestamp_seconds.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -76,6 +79,30 @@ export class Metrics {
   readonly projectionFailed = new Counter({
     name: 'tributary_projection_failed_events_total',
     help: 'Stored events whose projection failed (label ProjectionFailed; npm run reproject retries them)',
+    registers: [this.registry],
+  });
+
+  readonly coverageRatio = new Gauge({
+    name: 'tributary_lineage_coverage_ratio',
+    help: 'Share of current job → output edges with column-level lineage, by job namespace and engine (refreshed on a schedule)',
+    labelNames: ['namespace', 'engine'] as const,
+    registers: [this.registry],
+  });
+  readonly lineageEdges = new Gauge({
+    name: 'tributary_lineage_edges',
+    help: 'Current job → output edges by granularity (column: with column lineage; dataset: dataset level only), job namespace and engine',
+    labelNames: ['granularity', 'namespace', 'engine'] as const,
+    registers: [this.registry],
+  });
+  readonly lineageBreaks = new Gauge({
+    name: 'tributary_lineage_breaks',
+    help: 'Lineage breaks: datasets read but never written (read_never_written), written but never read (written_never_read), probable cross-engine matches (probable_match)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  readonly gaugesRefreshed = new Gauge({
+    name: 'tributary_lineage_gauges_refreshed_timestamp_seconds',
+    help: 'When the lineage gauges were last refreshed (Unix time); stale when refreshes fail',
     registers: [this.registry],
   });
 

@@ -125,6 +125,17 @@ export class CoverageService {
     };
   }
 
+  /**
+   * Current figures of every job (ALL scope) per (namespace, engine) of the job, summed in Neo4j;
+   * most edges first. Edges written before the figures were kept count as dataset level here.
+   */
+  async byNamespaceAndEngine(): Promise<(CoverageFigures & { namespace: string; engine: string })[]> {
+    const groups = await this.executor.read<SummaryRow>(Query.CoverageSummary, { scope: CoverageScope.ALL, value: null });
+    return groups
+      .map((g) => ({ ...summed(`${g.namespace}|${g.engine}`, [g]), namespace: g.namespace, engine: g.engine }))
+      .sort((a, b) => b.edges - a.edges || (a.key < b.key ? -1 : 1));
+  }
+
   /** By job (most edges first) and the trend, from the scope's edges (at most TRIBUTARY_MAX_COVERAGE_EDGES of them). */
   async details(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageDetails> {
     const { rows } = await this.edges(scope, value);
