@@ -85,7 +85,7 @@ const envSchema = z.object({
     .default('50,80'),
   /** Who may frame the coverage widget (CSP frame-ancestors), e.g. `https://grafana.example.com`. */
   TRIBUTARY_EMBED_FRAME_ANCESTORS: z.string().min(1).default("'self'"),
-  /** The /embed badge and widget without a token even when a tokens file is in force (coverage figures become public). */
+  /** The /embed badge and widget without a token even when a tokens file is in force (coverage figures and the widget's top-gap names become public). */
   TRIBUTARY_EMBED_PUBLIC: z.enum(['true', 'false']).default('false'),
   /** Seconds between refreshes of the lineage gauges on /metrics; 0: off. */
   TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(300),

@@ -22,9 +22,12 @@ function files(dir) {
 }
 
 const hash = createHash('sha256');
-for (const f of [...files(web), path.join(root, 'package-lock.json')]) hash.update(path.relative(root, f)).update('\0').update(fs.readFileSync(f));
+for (const f of [...files(web), path.join(root, 'package-lock.json'), __filename, path.join(root, 'node_modules', 'vite', 'package.json')]) {
+  if (fs.existsSync(f)) hash.update(path.relative(root, f)).update('\0').update(fs.readFileSync(f));
+}
 const digest = hash.digest('hex');
-if (!process.argv.includes('--force') && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest && fs.existsSync(path.join(out, 'index.html'))) process.exit(0);
+const built = () => fs.existsSync(path.join(out, 'index.html')) && fs.existsSync(path.join(out, 'assets')) && fs.readdirSync(path.join(out, 'assets')).length > 0;
+if (!process.argv.includes('--force') && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === digest && built()) process.exit(0);
 
 const started = Date.now();
 const run = (args) => {

@@ -7,7 +7,7 @@ import { Bucket, CoverageScope } from '../lineage/types';
 import { Scope, type Auth } from './auth';
 import { badgeSvg, widgetHtml } from './coverage-embeds';
 import { OPENAPI } from './openapi';
-import type { ReadSlots } from './read-slots';
+import { holdSlot, type ReadSlots } from './read-slots';
 
 /**
  * Coverage outside GraphQL, computed by the same service (src/lineage/coverage-service.ts):
@@ -50,23 +50,23 @@ function parse<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
 }
 
 export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptions): Promise<void> {
-  /** Read access, then an admission slot held until the answer is sent. */
-  const admit = async (req: FastifyRequest, reply: FastifyReply, embed = false) => {
+  /** Read access, then an admission slot held until the answer is sent; false when the client left while waiting. */
+  const admit = async (req: FastifyRequest, reply: FastifyReply, embed = false): Promise<boolean> => {
     if (!(embed && o.embed.public)) req.principal = await o.auth.check(req, Scope.READ);
-    const release = await o.slots.acquire();
-    reply.raw.once('close', release);
+    return holdSlot(o.slots, req.raw, reply.raw);
   };
+  const gone = (reply: FastifyReply) => reply.code(499).send();
 
   app.get('/api/v1/coverage', async (req, reply) => {
     const p = parse(reportParams, req.query);
-    await admit(req, reply);
+    if (!(await admit(req, reply))) return gone(reply);
     const report = await o.coverage.coverage(p.scope, p.value ?? null, p.bucket, p.from ?? null, p.to ?? null);
     return { generatedAt: new Date().toISOString(), ...report };
   });
 
   app.get('/api/v1/coverage/gaps', async (req, reply) => {
     const p = parse(gapParams, req.query);
-    await admit(req, reply);
+    if (!(await admit(req, reply))) return gone(reply);
     const gaps = await o.coverage.gaps(p.scope, p.value ?? null, p.first);
     return { generatedAt: new Date().toISOString(), scope: p.scope, value: p.value ?? null, ...gaps };
   });
@@ -75,18 +75,23 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
 
   app.get('/embed/coverage.svg', async (req, reply) => {
     const p = parse(badgeParams, req.query);
-    await admit(req, reply, true);
+    if (!(await admit(req, reply, true))) return gone(reply);
     const { overall } = await o.coverage.summary(p.scope, p.value ?? null);
     const svg = badgeSvg(p.label, overall.columnLevelShare, overall.edges, o.embed.thresholds);
     const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"`;
-    void reply.header('etag', etag).header('cache-control', 'max-age=300, must-revalidate').header('x-content-type-options', 'nosniff');
+    // A badge answered to a token is the token holder's: shared caches must not keep it.
+    void reply
+      .header('etag', etag)
+      .header('cache-control', `${o.embed.public ? 'public' : 'private'}, max-age=300`)
+      .header('vary', 'Authorization')
+      .header('x-content-type-options', 'nosniff');
     if (req.headers['if-none-match'] === etag) return reply.code(304).send();
     return reply.type('image/svg+xml; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(svg);
   });
 
   app.get('/embed/coverage', async (req, reply) => {
     const p = parse(reportParams, req.query);
-    await admit(req, reply, true);
+    if (!(await admit(req, reply, true))) return gone(reply);
     const [report, gaps] = await Promise.all([
       o.coverage.coverage(p.scope, p.value ?? null, p.bucket, p.from ?? null, p.to ?? null),
       o.coverage.gaps(p.scope, p.value ?? null, 5),
@@ -94,7 +99,8 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
     const back = `/coverage${p.scope === CoverageScope.ALL ? '' : `?scope=${p.scope}&value=${encodeURIComponent(p.value ?? '')}`}`;
     return reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'max-age=300')
+      .header('cache-control', `${o.embed.public ? 'public' : 'private'}, max-age=300`)
+      .header('vary', 'Authorization')
       .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; frame-ancestors ${o.embed.frameAncestors}`)
       .header('x-content-type-options', 'nosniff')
       .send(widgetHtml(report, gaps, back, o.embed.thresholds));

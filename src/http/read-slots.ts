@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AppError, ErrorCode } from '../errors';
 
 /**
@@ -40,4 +41,19 @@ export class ReadSlots {
   get state(): { active: number; waiting: number } {
     return { active: this.active, waiting: this.waiting.length };
   }
+}
+
+/**
+ * A slot held for one HTTP request until its response closes. False (and the slot given back at
+ * once) when the client went away while the request waited: its 'close' has already fired, so a
+ * listener added now would never release the slot.
+ */
+export async function holdSlot(slots: ReadSlots, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const release = await slots.acquire();
+  if (res.destroyed || req.socket?.destroyed) {
+    release();
+    return false;
+  }
+  res.once('close', release);
+  return true;
 }

@@ -7,7 +7,7 @@ import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } fr
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
-import { ReadSlots } from './read-slots';
+import { holdSlot, ReadSlots } from './read-slots';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import { createHash } from 'node:crypto';
 import type { TlsMaterial } from './tls';
@@ -155,8 +155,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (refused) return reply.code(400).send({ errors: [{ message: refused.message, extensions: { code: refused.code } }] });
     // Then a slot: at most `concurrency` GraphQL requests execute at once; released when the
     // response is sent or the client goes away.
-    const release = await slots.acquire();
-    reply.raw.once('close', release);
+    // The client may have gone while it waited: then nothing more is done for it.
+    if (!(await holdSlot(slots, req.raw, reply.raw))) return reply.code(499).send();
   });
 
   const q = deps.queryLimits;

@@ -162,6 +162,25 @@ describe('HTTP ingestion contract', () => {
     await svc.app.driver.executeQuery('MATCH (e:Event {id: $id}) DELETE e', { id });
   });
 
+  it('an event that failed to project earlier and is stored again (Kafka redelivery, a file, another process) is projected and loses the ProjectionFailed label', async () => {
+    // The same process dedupes a repeat it saw recently before the spool; the store-and-project path
+    // (the Kafka worker's and the projector's) meets the stored event itself.
+    const ns = uniquePrefix('contract-resent');
+    const raw = JSON.stringify(runEvent(ns, { job: 'resent', outputs: ['t'] }));
+    const store = async () => (await svc.app.ingestor.ingest([{ raw, value: JSON.parse(raw) }]))[0]!;
+    const first = await store();
+    assert.ok(first.ok);
+    const id = first.eventId;
+    // As if its projection had failed (stored, labelled, the graph without its job).
+    await svc.app.driver.executeQuery("MATCH (e:Event {id: $id}) SET e:ProjectionFailed, e.projectionError = 'earlier failure'", { id });
+    await svc.app.driver.executeQuery('MATCH (j:Job {id: $job}) DETACH DELETE j', { job: jobId(ns, 'resent') });
+    const again = await store();
+    assert.ok(again.ok && again.duplicate);
+    const { records } = await svc.app.driver.executeQuery('MATCH (e:Event {id: $id}) RETURN e:ProjectionFailed AS failed, e.projectionError AS error', { id });
+    assert.deepEqual([records[0]!.get('failed'), records[0]!.get('error')], [false, null]);
+    assert.ok(await jobExists(ns, 'resent'), 'projected again');
+  });
+
   it('acknowledged events survive a SIGKILL of the service: the next process projects what was left', async () => {
     const ns = uniquePrefix('contract-kill');
     const port = await freePort();

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import { datasetId, parseId, parseIdOfKind, runId } from '../../ids';
+import { datasetId, fieldId, parseId, parseIdOfKind, runId } from '../../ids';
 import { optionalTime } from '../../lineage/common';
 import { EntityKind, type DatasetRecord, type FieldRecord, type JobRecord, type JobVersionRecord, type RunRecord } from '../../lineage/types';
 import { loadAll, type Context } from '../context';
@@ -41,7 +41,8 @@ export class NodeQueries {
       case EntityKind.RUN:
         return ctx.loaders.run.load(runId(ref.runId));
       case EntityKind.FIELD:
-        return (await ctx.loaders.fields.load(datasetId(ref.namespace, ref.name))).find((f) => f.id === id) ?? null;
+        // Compared in the canonical spelling (%3a and %3A are one id).
+        return (await ctx.loaders.fields.load(datasetId(ref.namespace, ref.name))).find((f) => f.id === fieldId(ref.namespace, ref.name, ref.field)) ?? null;
     }
   }
 

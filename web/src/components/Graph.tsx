@@ -1,6 +1,6 @@
 import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useEffect, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 
 /**
  * The lineage canvas: entities laid out left to right by data flow (elkjs, layered), drawn with
@@ -196,6 +196,19 @@ const TONE_STYLE: Record<EdgeTone, { stroke: string; dash?: string; width: numbe
  */
 export function Graph({ nodes, edges, onOpen, label, focus }: { nodes: GraphNode[]; edges: GraphEdge[]; onOpen?: (id: string) => void; label: string; focus?: string[] }) {
   const [flow, setFlow] = useState<{ nodes: Node[]; edges: Edge[] } | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  // Remounts React Flow for each layout: its nodes are uncontrolled, so that its own selection
+  // (a click, or Enter / Space on a focused node) works and reaches onSelectionChange.
+  const [version, setVersion] = useState(0);
+  const picked = useRef<string | null>(null);
+  const onSelectionChange = useCallback(
+    ({ nodes: chosen }: { nodes: Node[] }) => {
+      const id = chosen.length === 1 ? chosen[0]!.id : null;
+      if (id !== null && id !== picked.current) onOpen?.(id);
+      picked.current = id;
+    },
+    [onOpen],
+  );
   const [laidOut, setLaidOut] = useState(false);
   useEffect(() => {
     let live = true;
@@ -232,26 +245,28 @@ export function Graph({ nodes, edges, onOpen, label, focus }: { nodes: GraphNode
             };
           }),
       });
+      setVersion((v) => v + 1);
       setLaidOut(true);
-    });
+    }, (err: Error) => live && setFailed(err?.message ?? String(err)));
     return () => {
       live = false;
     };
   }, [nodes, edges]);
+  if (failed) return <div role="alert" className="error">The graph could not be laid out ({failed}). Reload the page, or lower the depth.</div>;
   if (!flow) return <div className="canvas canvas-empty">Laying out {nodes.length} nodes…</div>;
   return (
     <div className="canvas" role="region" aria-label={label} data-laid-out={laidOut ? 'true' : 'false'}>
       <ReactFlow
-        nodes={flow.nodes}
-        edges={flow.edges}
+        key={version}
+        defaultNodes={flow.nodes}
+        defaultEdges={flow.edges}
         nodeTypes={nodeTypes}
         fitView
         fitViewOptions={{ minZoom: 0.6, maxZoom: 1.1, nodes: fitNodes(nodes, edges, focus) }}
         minZoom={0.05}
         onlyRenderVisibleElements={flow.nodes.length > 200}
-        onNodeClick={(_e, n) => onOpen?.(n.id)}
-        // Keyboard: Tab reaches each node, Enter or Space selects it, which opens its actions.
-        onSelectionChange={({ nodes: picked }) => (picked.length === 1 ? onOpen?.(picked[0]!.id) : undefined)}
+        // A click or, with the keyboard, Tab to a node and Enter or Space: selecting it opens its actions.
+        onSelectionChange={onSelectionChange}
         nodesConnectable={false}
         proOptions={{ hideAttribution: false }}
       >

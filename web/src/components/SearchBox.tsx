@@ -94,6 +94,8 @@ export function SearchBox() {
         value={text}
         onChange={(e) => {
           setText(e.target.value);
+          // The hits shown are those of the previous text until the new ones come: nothing is picked meanwhile.
+          setActive(-1);
           setOpen(true);
         }}
         onFocus={() => setOpen(true)}
@@ -101,7 +103,8 @@ export function SearchBox() {
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown') {
             e.preventDefault();
-            setActive((a) => Math.min(hits.length - 1, a + 1));
+            // The last option (index hits.length) lists every hit.
+            setActive((a) => Math.min(hits.length, a + 1));
           } else if (e.key === 'ArrowUp') {
             e.preventDefault();
             setActive((a) => Math.max(0, a - 1));
@@ -111,6 +114,7 @@ export function SearchBox() {
             else if (text.trim()) go(href('/search', { q: text.trim() }));
           } else if (e.key === 'Escape') {
             setOpen(false);
+            setActive(-1);
           }
         }}
       />
@@ -133,6 +137,20 @@ export function SearchBox() {
               <span className="muted">{h.namespace}</span>
             </li>
           ))}
+          {hits.length > 0 ? (
+            <li
+              id={`${listId}-${hits.length}`}
+              role="option"
+              aria-selected={active === hits.length}
+              className={`all-hits${active === hits.length ? ' active' : ''}`}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                go(href('/search', { q: text.trim() }));
+              }}
+            >
+              Every hit for “{text.trim()}” →
+            </li>
+          ) : null}
         </ul>
       ) : null}
     </div>

@@ -103,7 +103,8 @@ export function CoverageView({ loc }: { loc: Location }) {
               ))}
             </tbody>
           </table>
-          <h2>Lineage breaks</h2>
+          <h2>Lineage breaks{scope === 'NAMESPACE' ? ` in ${value}` : ''}</h2>
+          {scope === 'ENGINE' || scope === 'JOB' ? <p className="muted">Breaks are found per namespace or for everything; these are for everything.</p> : null}
           <p className="muted">
             {state.data.lineageBreaks.sources.length} datasets read but never written, {state.data.lineageBreaks.sinks.length} written but never read; probable matches
             across engines with their evidence:

@@ -54,9 +54,9 @@ export function SearchPage({ loc }: { loc: Location }) {
 }
 
 const NAMESPACES = `query { namespaces(first: 1000) { total items { name datasetCount jobCount } } }`;
-const IN_NAMESPACE = `query InNamespace($ns: String!, $after: String, $order: BrowseOrder!) {
+const IN_NAMESPACE = `query InNamespace($ns: String!, $after: String, $jobsAfter: String, $order: BrowseOrder!) {
   datasets(namespace: $ns, first: 100, after: $after, orderBy: $order) { total items { id name lastSeen } pageInfo { endCursor hasNextPage } }
-  jobs(namespace: $ns, first: 100, orderBy: $order) { total items { id name lastSeen } pageInfo { endCursor hasNextPage } } }`;
+  jobs(namespace: $ns, first: 100, after: $jobsAfter, orderBy: $order) { total items { id name lastSeen } pageInfo { endCursor hasNextPage } } }`;
 
 /** Browse without a name: / lists namespaces; /?ns=<namespace> its datasets and jobs. */
 export function Home({ loc }: { loc: Location }) {
@@ -109,11 +109,14 @@ function Namespaces() {
 function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
   const order = loc.params.get('order') === 'LAST_SEEN' ? 'LAST_SEEN' : 'NAME';
   const after = loc.params.get('after');
+  const jobsAfter = loc.params.get('jobsAfter');
   const r = useQuery<{ datasets: Page<{ id: string; name: string; lastSeen: string | null }>; jobs: Page<{ id: string; name: string; lastSeen: string | null }> }>(IN_NAMESPACE, {
     ns,
     after,
+    jobsAfter,
     order,
   });
+  const orderParam = order === 'NAME' ? null : order;
   return (
     <section aria-labelledby="ns-title">
       <h1 id="ns-title">{ns}</h1>
@@ -134,7 +137,7 @@ function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
                 </li>
               ))}
             </ul>
-            {r.data.datasets.pageInfo.hasNextPage ? <Link to={href('/', { ns, order: order === 'NAME' ? null : order, after: r.data.datasets.pageInfo.endCursor })}>Next datasets</Link> : null}
+            {r.data.datasets.pageInfo.hasNextPage ? <Link to={href('/', { ns, order: orderParam, after: r.data.datasets.pageInfo.endCursor, jobsAfter })}>Next datasets</Link> : null}
           </div>
           <div>
             <h2>Jobs ({r.data.jobs.total})</h2>
@@ -145,6 +148,7 @@ function NamespacePage({ ns, loc }: { ns: string; loc: Location }) {
                 </li>
               ))}
             </ul>
+            {r.data.jobs.pageInfo.hasNextPage ? <Link to={href('/', { ns, order: orderParam, after, jobsAfter: r.data.jobs.pageInfo.endCursor })}>Next jobs</Link> : null}
           </div>
         </div>
       ) : null}

@@ -47,6 +47,7 @@ export function ImpactView({ loc }: { loc: Location }) {
     if (!node) return;
     const ctl = new AbortController();
     setState({});
+    setExporting(null);
     gql<{ blastRadius: Radius }>(RADIUS, { id: node, depth }, ctl.signal).then(
       (d) => setState({ radius: d.blastRadius }),
       (error) => ctl.signal.aborted || setState({ error }),
@@ -63,13 +64,19 @@ export function ImpactView({ loc }: { loc: Location }) {
     try {
       const items: Item[] = [];
       let after: string | null = null;
+      let complete = false;
       for (let page = 0; page < 40; page++) {
         const d: { blastRadius: Radius } = await gql<{ blastRadius: Radius }>(RADIUS, { id: node, depth, after });
         items.push(...d.blastRadius.items);
-        if (!d.blastRadius.pageInfo.hasNextPage) break;
+        complete = !d.blastRadius.pageInfo.hasNextPage;
+        if (complete) break;
         after = d.blastRadius.pageInfo.endCursor;
       }
-      const cell = (v: unknown) => `"${String(v ?? '').replace(/"/g, '""')}"`;
+      // Quoted, and a leading = + - @ (or tab, CR) defused: names come from events, and spreadsheets run formulas.
+      const cell = (v: unknown) => {
+        const text = String(v ?? '');
+        return `"${(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text).replace(/"/g, '""')}"`;
+      };
       const lines = [['distance', 'kind', 'namespace', 'name', 'id', 'owners', 'lastRunState', 'via'].join(',')].concat(
         items.map((i) => [i.distance, i.kind, i.namespace, i.name, i.id, i.owners.join(' '), i.lastRunState, i.via.join(' ')].map(cell).join(',')),
       );
@@ -79,7 +86,7 @@ export function ImpactView({ loc }: { loc: Location }) {
       a.download = `blast-radius-${nameOf(node).replace(/[^\w.-]+/g, '_')}.csv`;
       a.click();
       setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
-      setExporting(`Exported ${items.length} items.`);
+      setExporting(complete ? `Exported ${items.length} items.` : `Exported the first ${items.length} items (the export stops at 20,000).`);
     } catch (err) {
       setExporting(`Export failed: ${(err as Error).message}`);
     }
@@ -155,7 +162,7 @@ export function ImpactView({ loc }: { loc: Location }) {
                 </table>
               </div>
             ))}
-          {r.pageInfo.hasNextPage ? <p className="muted">The first 500 items are listed; the CSV export has them all.</p> : null}
+          {r.pageInfo.hasNextPage ? <p className="muted">The first 500 items are listed; the CSV export has up to 20,000.</p> : null}
         </>
       ) : null}
     </section>

@@ -81,14 +81,14 @@ export function LineageView({ loc }: { loc: Location }) {
           <fieldset className="segmented">
             <legend className="sr-only">Granularity</legend>
             <label>
-              <input type="radio" name="mode" checked={mode === 'dataset'} onChange={() => set({ mode: null })} /> Datasets and jobs
+              <input type="radio" name="mode" checked={mode === 'dataset'} onChange={() => set({ mode: null, node })} /> Datasets and jobs
             </label>
             <label>
               <input type="radio" name="mode" checked={mode === 'column'} onChange={() => set({ mode: 'column', node })} /> Columns
             </label>
           </fieldset>
           <label>
-            As of
+            As of (UTC)
             <input
               type="datetime-local"
               value={asOf ? asOf.slice(0, 16) : ''}
