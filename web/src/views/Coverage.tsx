@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
-import { gql } from '../api';
 import { ErrorBox, Link, Loading, NodeLink, pct } from '../components/common';
 import { href, navigate, type Location } from '../route';
+import { useQuery } from '../use-query';
 import { Stat } from './Impact';
 
 interface Figures {
@@ -34,17 +33,7 @@ export function CoverageView({ loc }: { loc: Location }) {
   const scope = (['ALL', 'NAMESPACE', 'ENGINE', 'JOB'].includes(loc.params.get('scope') ?? '') ? loc.params.get('scope') : 'ALL') as string;
   const value = scope === 'ALL' ? null : loc.params.get('value');
   const sort = (loc.params.get('sort') ?? 'columnLevelShare') as SortKey;
-  const [state, setState] = useState<{ data?: Answer; error?: unknown }>({});
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const ctl = new AbortController();
-    setState({});
-    gql<Answer>(QUERY, { scope, value, ns: scope === 'NAMESPACE' ? value : null }, ctl.signal).then(
-      (data) => setState({ data }),
-      (error) => ctl.signal.aborted || setState({ error }),
-    );
-    return () => ctl.abort();
-  }, [scope, value, attempt]);
+  const state = useQuery<Answer>(QUERY, { scope, value, ns: scope === 'NAMESPACE' ? value : null });
   const c = state.data?.coverage;
   const to = (s: string, v: string | null, k: SortKey = sort) => href('/coverage', { scope: s === 'ALL' ? null : s, value: v, sort: k === 'columnLevelShare' ? null : k });
   return (
@@ -53,7 +42,7 @@ export function CoverageView({ loc }: { loc: Location }) {
         <h1 id="coverage-title">Coverage{value ? `: ${value}` : ''}</h1>
         {scope !== 'ALL' ? <Link to={to('ALL', null)}>All of it</Link> : null}
       </header>
-      {state.error ? <ErrorBox error={state.error} onRetry={() => setAttempt((a) => a + 1)} /> : null}
+      {state.error ? <ErrorBox error={state.error} onRetry={state.retry} /> : null}
       {!state.error && !c ? <Loading what="coverage" /> : null}
       {c && state.data ? (
         <>

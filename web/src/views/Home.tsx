@@ -1,28 +1,9 @@
-import { useEffect, useState } from 'react';
-import { gql } from '../api';
 import { ErrorBox, Link, Loading, nameOf } from '../components/common';
 import { hitHref, SEARCH, type Hit } from '../components/SearchBox';
 import { href, type Location } from '../route';
+import { useQuery } from '../use-query';
 
 type Page<T> = { total: number; items: T[]; pageInfo: { endCursor: string | null; hasNextPage: boolean } };
-
-function useQuery<T>(query: string | null, variables: Record<string, unknown>): { data?: T; error?: unknown; retry: () => void } {
-  const [state, setState] = useState<{ data?: T; error?: unknown }>({});
-  const [attempt, setAttempt] = useState(0);
-  const key = JSON.stringify(variables);
-  useEffect(() => {
-    if (!query) return;
-    const ctl = new AbortController();
-    setState({});
-    gql<T>(query, variables, ctl.signal).then(
-      (data) => setState({ data }),
-      (error) => ctl.signal.aborted || setState({ error }),
-    );
-    return () => ctl.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query, key, attempt]);
-  return { ...state, retry: () => setAttempt((a) => a + 1) };
-}
 
 /** Every hit of a search, paged: /search?q=text&after=cursor */
 export function SearchPage({ loc }: { loc: Location }) {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { gql } from '../api';
 import { ErrorBox, Link, Loading, NodeLink, nameOf, namespaceOf } from '../components/common';
 import { href, intParam, navigate, type Location } from '../route';
+import { useQuery } from '../use-query';
 
 interface Item {
   id: string;
@@ -39,24 +40,13 @@ const RADIUS = `query Radius($id: ID!, $depth: Int, $after: String) {
 export function ImpactView({ loc }: { loc: Location }) {
   const node = loc.params.get('node') ?? '';
   const depth = intParam(loc.params, 'depth', 20, 1, 20);
-  const [state, setState] = useState<{ radius?: Radius; error?: unknown }>({});
-  const [attempt, setAttempt] = useState(0);
+  const q = useQuery<{ blastRadius: Radius }>(node ? RADIUS : null, { id: node, depth });
   const [exporting, setExporting] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!node) return;
-    const ctl = new AbortController();
-    setState({});
-    setExporting(null);
-    gql<{ blastRadius: Radius }>(RADIUS, { id: node, depth }, ctl.signal).then(
-      (d) => setState({ radius: d.blastRadius }),
-      (error) => ctl.signal.aborted || setState({ error }),
-    );
-    return () => ctl.abort();
-  }, [node, depth, attempt]);
+  // A new node or depth: the previous export's message no longer applies.
+  useEffect(() => setExporting(null), [node, depth]);
 
   if (!node) return <p>Pick a dataset: search for it above.</p>;
-  const r = state.radius;
+  const r = q.data?.blastRadius;
 
   /** Every page (at most 40 × 500 items), as CSV. */
   const exportCsv = async () => {
@@ -112,8 +102,8 @@ export function ImpactView({ loc }: { loc: Location }) {
           {exporting ? <span role="status">{exporting}</span> : null}
         </form>
       </header>
-      {state.error ? <ErrorBox error={state.error} onRetry={() => setAttempt((a) => a + 1)} /> : null}
-      {!state.error && !r ? <Loading what="the blast radius" /> : null}
+      {q.error ? <ErrorBox error={q.error} onRetry={q.retry} /> : null}
+      {!q.error && !r ? <Loading what="the blast radius" /> : null}
       {r ? (
         <>
           <div className="totals" data-testid="impact-totals">

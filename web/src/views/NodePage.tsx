@@ -2,6 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { gql } from '../api';
 import { ErrorBox, Link, Loading, NodeLink } from '../components/common';
 import { href, type Location } from '../route';
+import { useQuery } from '../use-query';
 
 const DATASET = `query Dataset($id: ID!) { dataset(id: $id) {
   id name namespace description owners datasetType storageLayer fileFormat lifecycleState firstSeen lastSeen rawNames facets
@@ -39,18 +40,8 @@ const RUN = `query Run($id: ID!) { run(id: $id) {
 type Any = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 function useEntity(query: string, id: string, key: string): { value?: Any | null; error?: unknown; retry: () => void } {
-  const [state, setState] = useState<{ value?: Any | null; error?: unknown }>({});
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const ctl = new AbortController();
-    setState({});
-    gql<Any>(query, { id }, ctl.signal).then(
-      (d) => setState({ value: d[key] ?? null }),
-      (error) => ctl.signal.aborted || setState({ error }),
-    );
-    return () => ctl.abort();
-  }, [query, id, key, attempt]);
-  return { ...state, retry: () => setAttempt((a) => a + 1) };
+  const q = useQuery<Any>(query, { id });
+  return { value: q.data ? (q.data[key] ?? null) : undefined, error: q.error, retry: q.retry };
 }
 
 function Shell({ kind, id, entity, children }: { kind: string; id: string; entity: ReturnType<typeof useEntity>; children: (v: Any) => ReactNode }) {
@@ -115,16 +106,8 @@ const list = (all: { id: string; name: string }[]) => {
 export function DatasetPage({ loc }: { loc: Location }) {
   const id = loc.params.get('id') ?? '';
   const entity = useEntity(DATASET, id, 'dataset');
-  const [identity, setIdentity] = useState<string[]>([]);
-  useEffect(() => {
-    const ctl = new AbortController();
-    setIdentity([]);
-    gql<Any>(`query($id: ID!) { identity(id: $id, first: 20) { names { id source } } }`, { id }, ctl.signal).then(
-      (d) => setIdentity((d.identity?.names ?? []).filter((n: Any) => n.source === 'SYMLINK').map((n: Any) => n.id)),
-      () => undefined,
-    );
-    return () => ctl.abort();
-  }, [id]);
+  const names = useQuery<Any>(`query($id: ID!) { identity(id: $id, first: 20) { names { id source } } }`, { id });
+  const identity: string[] = (names.data?.identity?.names ?? []).filter((n: Any) => n.source === 'SYMLINK').map((n: Any) => n.id);
   const aliases = useAliases(identity.slice(0, 10));
   return (
     <Shell kind="dataset" id={id} entity={entity}>

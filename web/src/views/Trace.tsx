@@ -1,8 +1,9 @@
-import { useEffect, useMemo, useState } from 'react';
-import { datasetOfField, gql, kindOfId } from '../api';
+import { useMemo } from 'react';
+import { datasetOfField, kindOfId } from '../api';
 import { ErrorBox, Link, Loading, NodeLink, nameOf, namespaceOf } from '../components/common';
 import { Graph, type GraphEdge, type GraphNode } from '../components/Graph';
 import { href, intParam, navigate, type Location } from '../route';
+import { useQuery } from '../use-query';
 
 interface Hop {
   distance: number;
@@ -42,19 +43,8 @@ export function TraceView({ loc }: { loc: Location }) {
   const dir = p.get('dir') === 'DOWNSTREAM' ? 'DOWNSTREAM' : 'UPSTREAM';
   const depth = intParam(p, 'depth', 10, 1, 20);
   const asOf = p.get('asOf');
-  const [state, setState] = useState<{ trace?: TraceAnswer; error?: unknown }>({});
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    if (!node) return;
-    const ctl = new AbortController();
-    setState({});
-    gql<{ trace: TraceAnswer }>(TRACE, { id: node, dir, depth, asOf }, ctl.signal).then(
-      (d) => setState({ trace: d.trace }),
-      (error) => ctl.signal.aborted || setState({ error }),
-    );
-    return () => ctl.abort();
-  }, [node, dir, depth, asOf, attempt]);
+  const q = useQuery<{ trace: TraceAnswer }>(node ? TRACE : null, { id: node, dir, depth, asOf });
+  const state = { trace: q.data?.trace, error: q.error };
 
   const drawing = useMemo(() => (state.trace ? traceDrawing(state.trace) : null), [state.trace]);
   if (!node) return <p>Pick a field to trace: search for it above, or open a dataset and choose one of its fields.</p>;
@@ -88,7 +78,7 @@ export function TraceView({ loc }: { loc: Location }) {
           <Link to={href('/lineage', { node: datasetOf(node), mode: 'column' })}>Column lineage</Link>
         </form>
       </header>
-      {state.error ? <ErrorBox error={state.error} onRetry={() => setAttempt((a) => a + 1)} /> : null}
+      {state.error ? <ErrorBox error={state.error} onRetry={q.retry} /> : null}
       {!state.error && !t ? <Loading what="the trace" /> : null}
       {t && drawing ? (
         <>
