@@ -95,6 +95,31 @@ describe('the coverage feed', () => {
   });
 });
 
+describe('the coverage feed under load', () => {
+  it('concurrent and repeated requests give one answer; clients that give up while queued leak no slot', async () => {
+    const single = await startService({ TRIBUTARY_GRAPHQL_CONCURRENCY: '1' });
+    try {
+      const url = `${single.baseUrl}/embed/coverage.svg?${q({ scope: 'NAMESPACE', value: ns })}`;
+      const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(url).then(async (r) => [r.status, r.headers.get('etag'), await r.text()] as const)));
+      assert.ok(answers.every(([status]) => status === 200));
+      assert.equal(new Set(answers.map(([, etag, body]) => `${etag}${body}`)).size, 1, 'one answer');
+      // Ten clients that hang up while queued behind the one slot.
+      const aborts = Array.from({ length: 10 }, () => {
+        const ctl = new AbortController();
+        const p = fetch(`${single.baseUrl}/api/v1/coverage?${q({ scope: 'NAMESPACE', value: ns })}`, { signal: ctl.signal }).catch(() => null);
+        setTimeout(() => ctl.abort(), 5);
+        return p;
+      });
+      await Promise.all(aborts);
+      await new Promise((r) => setTimeout(r, 500));
+      const after = await fetch(`${single.baseUrl}/api/v1/coverage?${q({ scope: 'NAMESPACE', value: ns })}`, { signal: AbortSignal.timeout(20_000) });
+      assert.equal(after.status, 200, 'the slot came back');
+    } finally {
+      await single.close();
+    }
+  });
+});
+
 describe('the coverage embeds', () => {
   it('the badge: SVG with the share, coloured by the configured thresholds, ETag and 304', async () => {
     const url = `${svc.baseUrl}/embed/coverage.svg?${q({ scope: 'NAMESPACE', value: ns, label: 'orders <domain>' })}`;
