@@ -4,7 +4,9 @@
 //   `declared` (true once any event listed the dataset in `inputs`; false when only column lineage
 //   named it); FEEDS also the latest run that read (lastRunId) and, for JobEvents, the latest static
 //   report (staticAt). Input facets: merge-facets.cypher. Job, run and dataset nodes must exist.
-// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen}
+//   INPUT_TO also keeps `fields`: the schema paths the run's events gave for the input (union,
+//   sorted; null on an edge written before they were kept, until a reproject: never partial).
+// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen, fields}
 //   The run's ioFrom is the earliest time it reported IO (min), for lineage as of a past time.
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
@@ -27,6 +29,8 @@ CALL (d, x) {
   WITH d, x WHERE x.runId IS NOT NULL
   MATCH (r:Run {id: x.runId})
   MERGE (d)-[e:INPUT_TO]->(r)
+  WITH r, e, x, e.firstSeen IS NULL OR e.fields IS NOT NULL AS recording
+  SET e.fields = CASE WHEN recording THEN COLLECT { UNWIND coalesce(e.fields, []) + x.fields AS n RETURN DISTINCT n ORDER BY n } END
   SET e.declared = coalesce(e.declared, false) OR x.declared,
       e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
       e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END,

@@ -2,7 +2,12 @@
 //   (:Run)-[:OUTPUT_TO]->(:Dataset) for RunEvents and (:Job)-[:PRODUCES]->(:Dataset) for every
 //   event. Same edge properties as merge-inputs.cypher (declared is always true). Output facets:
 //   merge-facets.cypher. Job, run and dataset nodes must exist.
-// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen}
+//   OUTPUT_TO also keeps what the run reported about the output (unions over its events, sorted;
+//   see IoRow in src/ingest/plan-rows.ts): fields (schema paths), cllFields, cllWhole, cllPairs.
+//   An OUTPUT_TO written before these were kept stays without them (null: not recorded) until a
+//   reproject rebuilds it, so a list is never a partial union.
+// Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen,
+//   fields, cllFields, cllWhole, cllPairs}
 //   The run's ioFrom is the earliest time it reported IO (min), for lineage as of a past time.
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
@@ -24,6 +29,11 @@ CALL (d, x) {
   WITH d, x WHERE x.runId IS NOT NULL
   MATCH (r:Run {id: x.runId})
   MERGE (r)-[e:OUTPUT_TO]->(d)
+  WITH r, e, x, e.firstSeen IS NULL OR e.fields IS NOT NULL AS recording
+  SET e.fields = CASE WHEN recording THEN COLLECT { UNWIND coalesce(e.fields, []) + x.fields AS n RETURN DISTINCT n ORDER BY n } END,
+      e.cllFields = CASE WHEN recording THEN COLLECT { UNWIND coalesce(e.cllFields, []) + x.cllFields AS n RETURN DISTINCT n ORDER BY n } END,
+      e.cllPairs = CASE WHEN recording THEN COLLECT { UNWIND coalesce(e.cllPairs, []) + x.cllPairs AS n RETURN DISTINCT n ORDER BY n } END,
+      e.cllWhole = CASE WHEN recording THEN coalesce(e.cllWhole, false) OR x.cllWhole END
   SET e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
       e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END,
       r.ioFrom = CASE WHEN r.ioFrom IS NULL OR x.firstSeen < r.ioFrom THEN x.firstSeen ELSE r.ioFrom END

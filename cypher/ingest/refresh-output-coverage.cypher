@@ -12,13 +12,28 @@
 //   added to a dataset by another job's event (as a column-lineage input) changes the figures of
 //   that dataset's producers too; so does a new symlink, and the producers of every name of a
 //   passed dataset are refreshed.
-// Parameters: $datasetIds: ids of the datasets with an output edge, a field or a symlink in the batch
+//   Column lineage counts as of the job's latest *deciding* run for the edge: the latest run (by
+//   ioFrom, then id) of the job writing the dataset that reported column lineage into it or
+//   completed (a run still going may send its column lineage with its COMPLETE event). When that
+//   run recorded what it reported (OUTPUT_TO.fields not null), fieldsWithInputs is its output
+//   fields with inputs (every field with a dataset-level dependency), 0 without column lineage: a
+//   producer that stops sending columnLineage makes the edge dataset level. Otherwise (no deciding
+//   run, a JobEvent edge, or a run projected before reports were kept) any DERIVES / INFLUENCES of
+//   the job into the dataset counts, as before.
+// Parameters: $datasetIds: ids of the datasets with an output edge, a field or a symlink in the batch;
+//   $runIds: runs of the batch (their state may have changed: the datasets they wrote are refreshed too)
 // Columns: none
-// Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
-UNWIND $datasetIds AS id
+// Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}], "runIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
+UNWIND $datasetIds + COLLECT { UNWIND $runIds AS rid MATCH (:Run {id: rid})-[:OUTPUT_TO]->(w:Dataset) RETURN w.id } AS id
 MATCH (:Dataset {id: id})-[:SYMLINK*0..2]-(d:Dataset)<-[p:PRODUCES]-(j:Job)
 WITH DISTINCT d, j, p
-CALL (d, j, p) {
+CALL (d, j) {
+  OPTIONAL MATCH (r:Run)-[o:OUTPUT_TO]->(d)
+  WHERE (r)-[:RUN_OF]->(j) AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR r.state = 'COMPLETE')
+  WITH o ORDER BY r.ioFrom DESC, r.id DESC LIMIT 1
+  RETURN o AS decided
+}
+CALL (d, j, p, decided) {
   WITH d, j, COLLECT { MATCH (d)-[:SYMLINK*0..2]-(n:Dataset) RETURN DISTINCT n } AS names
   UNWIND names AS n
   OPTIONAL MATCH (n)-[:HAS_FIELD]->(f:Field)
@@ -28,9 +43,13 @@ CALL (d, j, p) {
   UNWIND names AS n
   OPTIONAL MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(n)
   WITH outputFields, derived, derivedFirst, derivedLast, min(i.firstSeen) AS influencedFirst, max(i.lastSeen) AS influencedLast
-  WITH outputFields, CASE WHEN influencedFirst IS NULL THEN derived ELSE outputFields END AS fieldsWithInputs,
+  WITH outputFields, CASE WHEN influencedFirst IS NULL THEN derived ELSE outputFields END AS anyTime,
        CASE WHEN derivedFirst IS NULL OR influencedFirst < derivedFirst THEN influencedFirst ELSE derivedFirst END AS cllFirstSeen,
        CASE WHEN derivedLast IS NULL OR influencedLast > derivedLast THEN influencedLast ELSE derivedLast END AS cllLastSeen
+  WITH outputFields, cllFirstSeen, cllLastSeen,
+       CASE WHEN decided IS NULL OR decided.fields IS NULL THEN anyTime
+            WHEN decided.cllWhole THEN outputFields
+            ELSE size(decided.cllFields) END AS fieldsWithInputs
   SET p.outputFields = outputFields, p.fieldsWithInputs = fieldsWithInputs,
       p.cllFirstSeen = cllFirstSeen, p.cllLastSeen = cllLastSeen
 }

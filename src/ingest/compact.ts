@@ -199,8 +199,18 @@ function widenSeen<T extends Seen>(a: T, b: Seen): T {
   return a;
 }
 
+/** What one run reported about one dataset: unions of its events' reports (sorted), ORed flags. */
 function mergeIo(a: CIo, b: CIo): CIo {
-  return { ...a, ...seen(a, b), declared: a.declared || b.declared, facets: mergeFacets(a.facets, b.facets) };
+  return {
+    ...a,
+    ...seen(a, b),
+    declared: a.declared || b.declared,
+    facets: mergeFacets(a.facets, b.facets),
+    fields: union(a.fields, b.fields),
+    cllFields: union(a.cllFields, b.cllFields),
+    cllWhole: a.cllWhole || b.cllWhole,
+    cllPairs: union(a.cllPairs, b.cllPairs),
+  };
 }
 
 /** Per key, the facet of the latest event; mirrored by the facet SET in the merge-*.cypher files. */

@@ -36,7 +36,7 @@ export const JOB_DERIVED: Record<string, Derivation> = {
 
 export const RUN_DERIVED: Record<string, Derivation> = {
   nominalTime: { nominalStartTime: (f) => str(f.nominalStartTime), nominalEndTime: (f) => str(f.nominalEndTime) },
-  processing_engine: { engineName: (f) => str(f.name), engineVersion: (f) => str(f.version) },
+  processing_engine: { engineName: (f) => str(f.name), engineVersion: (f) => str(f.version), adapterVersion: (f) => str(f.openlineageAdapterVersion) },
   errorMessage: { errorMessage: (f) => str(f.message) },
   externalQuery: { externalQueryId: (f) => str(f.externalQueryId) },
   parent: {

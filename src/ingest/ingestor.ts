@@ -233,7 +233,8 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   const coverageDatasets = [
     ...new Set([...p.outputs.map((o) => o.datasetId), ...p.fields.map((f) => f.datasetId), ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId])]),
   ];
-  run(Query.RefreshOutputCoverage, { datasetIds: coverageDatasets }, coverageDatasets.length > 0);
+  const runIds = p.runs.map((r) => r.id);
+  run(Query.RefreshOutputCoverage, { datasetIds: coverageDatasets, runIds }, coverageDatasets.length + runIds.length > 0);
   await Promise.all(pending);
-  await refreshJobVersions(tx, p.runs.map((r) => r.id));
+  await refreshJobVersions(tx, runIds);
 }

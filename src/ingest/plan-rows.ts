@@ -72,6 +72,18 @@ export interface IoRow {
   eventTime: string;
   /** inputFacets / outputFacets of the dataset in this run (stored on the run-level edge). */
   facets: FacetRow[];
+  /**
+   * What the run reported about the dataset, kept per run (on INPUT_TO / OUTPUT_TO) so that lineage
+   * at a past time is exact (lineage diff, coverage of the latest run): the schema's field paths,
+   * sorted; for outputs, the output fields its column lineage gives inputs to (sorted), whether it
+   * names dataset-level dependencies (inputs affecting the whole output), and each column-lineage
+   * pair as JSON `[inputFieldId, outputField or null]` (null: a dataset-level dependency), sorted.
+   * Empty / false for inputs and for outputs without column lineage.
+   */
+  fields: string[];
+  cllFields: string[];
+  cllWhole: boolean;
+  cllPairs: string[];
 }
 
 export interface ColumnEdgeRow {

@@ -3,7 +3,7 @@ import { datasetId, fieldOfDataset, jobId, runId } from '../ids';
 import { DATASET_DERIVED, derive, JOB_DERIVED, RUN_DERIVED } from './derive';
 import type { SchemaField } from './facets';
 import { NO_RULES, normalisationEntry, normaliseDatasetName, type IdentityRules } from './naming';
-import type { FacetRow, FieldRow, ProjectionPlan } from './plan-rows';
+import type { FacetRow, FieldRow, IoRow, ProjectionPlan } from './plan-rows';
 import { canonicalJson } from './stored-event';
 import type { ValidEvent } from './validate';
 
@@ -70,33 +70,39 @@ export function planEvent(plan: ProjectionPlan, v: ValidEvent, ctx: PlanContext 
   }
   const declaredInputs = new Set<string>();
   for (const ds of inputs) {
-    const did = addDataset(plan, ds, t, ctx);
+    const { id: did, fields } = addDataset(plan, ds, t, ctx);
     declaredInputs.add(did);
     const ioFacets = (ds as { inputFacets?: FacetMap }).inputFacets;
-    plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}) });
+    plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}), fields, ...NO_CLL });
   }
   const impliedInputs = new Set<string>();
   for (const ds of outputs) {
-    const did = addDataset(plan, ds, t, ctx);
+    const { id: did, fields } = addDataset(plan, ds, t, ctx);
     const ioFacets = (ds as { outputFacets?: FacetMap }).outputFacets;
-    plan.outputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}) });
-    addColumnLineage(plan, ds, did, jid, t, ctx).forEach((id) => impliedInputs.add(id));
+    const cll = addColumnLineage(plan, ds, did, jid, t, ctx);
+    cll.sources.forEach((id) => impliedInputs.add(id));
+    plan.outputs.push({ runId: rid, jobId: jid, datasetId: did, declared: true, eventTime: t, facets: facetRows(ioFacets, t, {}), fields, ...cll.reported });
   }
   // A dataset that column lineage names as a source was read by the job, even when a producer
   // (dbt-ol, for one) leaves it out of `inputs`: record the read, marked as not declared.
   for (const did of impliedInputs) {
     if (!declaredInputs.has(did)) {
-      plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: false, eventTime: t, facets: [] });
+      plan.inputs.push({ runId: rid, jobId: jid, datasetId: did, declared: false, eventTime: t, facets: [], fields: [], ...NO_CLL });
     }
   }
 }
 
-/** Adds a dataset node (normalised name), its schema fields and symlinks; returns its id. */
-function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string, ctx: PlanContext): string {
+type ReportedCll = Pick<IoRow, 'cllFields' | 'cllWhole' | 'cllPairs'>;
+const NO_CLL: ReportedCll = { cllFields: [], cllWhole: false, cllPairs: [] };
+
+/** Adds a dataset node (normalised name), its schema fields and symlinks; returns its id and the schema's field paths (sorted). */
+function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string, ctx: PlanContext): { id: string; fields: string[] } {
   const id = datasetRef(plan, ds.namespace, ds.name, t, ctx, facetRows(ds.facets, t, DATASET_DERIVED));
   const facets = (ds.facets ?? {}) as Record<string, Record<string, unknown> | undefined>;
   const schemaFields = facets.schema?._deleted === true ? [] : ((facets.schema?.fields as SchemaField[] | null | undefined) ?? []);
+  const paths = new Set<string>();
   for (const f of flattenSchema(schemaFields)) {
+    paths.add(f.path);
     plan.fields.push({
       id: fieldOfDataset(id, f.path),
       datasetId: id,
@@ -112,7 +118,7 @@ function addDataset(plan: ProjectionPlan, ds: DatasetLike, t: string, ctx: PlanC
     const aliasId = datasetRef(plan, ident.namespace, ident.name, t, ctx);
     if (aliasId !== id) plan.symlinks.push({ datasetId: id, aliasId, type: ident.type, eventTime: t, eventId: ctx.eventId });
   }
-  return id;
+  return { id, fields: [...paths].sort() };
 }
 
 /** Adds a dataset row for a reference (by default without facets); returns the normalised id. */
@@ -145,11 +151,23 @@ interface ColumnLineageFacetShape {
   dataset?: InputFieldShape[] | null;
 }
 
-/** Adds the column lineage of one output; returns the ids of the input datasets it names. */
-function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string, jid: string, t: string, ctx: PlanContext): Set<string> {
+/**
+ * Adds the column lineage of one output; returns the ids of the input datasets it names and what
+ * the event reported for the output (kept on the run's OUTPUT_TO: IoRow's cll* properties).
+ */
+function addColumnLineage(
+  plan: ProjectionPlan,
+  out: DatasetLike,
+  outId: string,
+  jid: string,
+  t: string,
+  ctx: PlanContext,
+): { sources: Set<string>; reported: ReportedCll } {
   const sources = new Set<string>();
   const cll = (out.facets as { columnLineage?: ColumnLineageFacetShape } | null | undefined)?.columnLineage;
-  if (!cll || cll._deleted === true) return sources;
+  if (!cll || cll._deleted === true) return { sources, reported: NO_CLL };
+  const pairs = new Set<string>();
+  const withInputs = new Set<string>();
   // Column lineage names its input datasets and fields once per use; add each row once per event.
   const datasetIds = new Map<string, string>();
   const fieldsSeen = new Set<string>();
@@ -187,13 +205,21 @@ function addColumnLineage(plan: ProjectionPlan, out: DatasetLike, outId: string,
     const toFieldId = fieldOfDataset(outId, outField);
     plan.fields.push(lineageField(toFieldId, outId, outField, t));
     for (const input of spec.inputFields ?? []) {
-      plan.columnEdges.push(inputEdge(input, toFieldId, { type: spec.transformationType, description: spec.transformationDescription }));
+      const edge = inputEdge(input, toFieldId, { type: spec.transformationType, description: spec.transformationDescription });
+      plan.columnEdges.push(edge);
+      pairs.add(JSON.stringify([edge.fromFieldId, outField]));
+      withInputs.add(outField);
     }
   }
   // Dataset-level dependencies (spec 1-2-0): input fields that affect the whole output (filters,
   // joins, sorts). Stored as field → dataset edges, not copied onto every output field.
-  for (const input of cll.dataset ?? []) plan.datasetDependencies.push(inputEdge(input, outId));
-  return sources;
+  for (const input of cll.dataset ?? []) {
+    const edge = inputEdge(input, outId);
+    plan.datasetDependencies.push(edge);
+    pairs.add(JSON.stringify([edge.fromFieldId, null]));
+  }
+  const whole = (cll.dataset ?? []).length > 0;
+  return { sources, reported: { cllFields: [...withInputs].sort(), cllWhole: whole, cllPairs: [...pairs].sort() } };
 }
 
 function addParent(plan: ProjectionPlan, rid: string, facets: FacetMap, t: string): void {

@@ -234,10 +234,11 @@ interface SummaryRow {
 /** The figures of summed groups: the same numbers `figures` gives from their edges. */
 function summed(key: string, rows: SummaryRow[]): CoverageFigures {
   const add = (f: (r: SummaryRow) => number) => rows.reduce((n, r) => n + f(r), 0);
-  const edges = add((r) => r.edges);
-  const columnLevel = add((r) => r.columnLevel);
-  const outputFields = add((r) => r.outputFields);
-  const fieldsWithInputs = add((r) => r.fieldsWithInputs);
+  return coverageFigures(key, add((r) => r.edges), add((r) => r.columnLevel), add((r) => r.outputFields), add((r) => r.fieldsWithInputs));
+}
+
+/** Coverage figures from counts (shares rounded to 4 decimals, 0 for an empty denominator). */
+export function coverageFigures(key: string, edges: number, columnLevel: number, outputFields: number, fieldsWithInputs: number): CoverageFigures {
   return {
     key,
     edges,
