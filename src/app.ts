@@ -26,6 +26,7 @@ import { BreaksService } from './lineage/breaks-service';
 import { BrowseService } from './lineage/browse-service';
 import { CatalogService } from './lineage/catalog-service';
 import { CoverageService } from './lineage/coverage-service';
+import { DiffService } from './lineage/diff-service';
 import { IdentityService } from './lineage/identity-service';
 import { ImpactService } from './lineage/impact-service';
 import { LineageService } from './lineage/lineage-service';
@@ -142,6 +143,7 @@ export async function createApp(
       trace,
       impact: new ImpactService(executor, trace, catalog, { ...config.lineage, maxPage: 500 }),
       coverage: new CoverageService(executor, config.lineage),
+      diff: new DiffService(executor, config.lineage),
       breaks: new BreaksService(executor, { ...config.lineage, maxRows: config.lineage.maxNodes * 10 }),
       paths: new PathService(executor, config.lineage),
       identity: new IdentityService(executor, rules),

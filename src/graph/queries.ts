@@ -55,6 +55,8 @@ export enum Query {
   MigrateFacetStorage = 'admin/migrate-facet-storage',
   CoverageEdges = 'analytics/coverage-edges',
   CoverageSummary = 'analytics/coverage-summary',
+  DiffSnapshot = 'analytics/diff-snapshot',
+  RunProvenance = 'analytics/run-provenance',
   LineageBreaks = 'analytics/lineage-breaks',
   Search = 'nodes/search',
   Identity = 'nodes/identity',

@@ -5,6 +5,7 @@ import type { LineageService } from '../lineage/lineage-service';
 import type { TraceService } from '../lineage/trace-service';
 import type { ImpactService } from '../lineage/impact-service';
 import type { CoverageService } from '../lineage/coverage-service';
+import type { DiffService } from '../lineage/diff-service';
 import type { BreaksService } from '../lineage/breaks-service';
 import type { PathService } from '../lineage/path-service';
 import type { IdentityService } from '../lineage/identity-service';
@@ -18,6 +19,7 @@ export interface Services {
   trace: TraceService;
   impact: ImpactService;
   coverage: CoverageService;
+  diff: DiffService;
   breaks: BreaksService;
   paths: PathService;
   identity: IdentityService;

@@ -2,7 +2,9 @@ import { registerEnumType } from 'type-graphql';
 import {
   BreakRole,
   BrowseOrder,
+  ChangeCause,
   Dependencies,
+  DiffChangeKind,
   Bucket,
   CoverageScope,
   Direction,
@@ -10,6 +12,7 @@ import {
   EntityKind,
   Granularity,
   IdentityRuleKind,
+  IoDirection,
   MatchStrength,
   NameSource,
   NormalisationCode,
@@ -170,4 +173,38 @@ registerEnumType(Bucket, {
   name: 'TrendBucket',
   description: 'Width of a trend bucket (UTC; weeks start on Monday).',
   valuesConfig: { DAY: { description: 'One day.' }, WEEK: { description: 'One week.' }, MONTH: { description: 'One calendar month.' } },
+});
+registerEnumType(DiffChangeKind, {
+  name: 'LineageChangeKind',
+  description: 'What changed in a lineage diff.',
+  valuesConfig: {
+    GRANULARITY_REGRESSED: { description: 'A job → output edge had column lineage at `from`, dataset-level lineage only at `to`.' },
+    GRANULARITY_IMPROVED: { description: 'A job → output edge went from dataset level only to column level.' },
+    JOB_APPEARED: { description: 'A job with lineage at `to`, none at `from`.' },
+    JOB_DISAPPEARED: { description: 'A job with lineage at `from`, none at `to`.' },
+    DATASET_APPEARED: { description: 'A dataset read or written by the scope\'s jobs at `to`, not at `from`.' },
+    DATASET_DISAPPEARED: { description: 'A dataset read or written at `from`, not at `to`.' },
+    EDGE_APPEARED: { description: 'A job started reading (INPUT) or writing (OUTPUT) a dataset.' },
+    EDGE_DISAPPEARED: { description: 'A job stopped reading or writing a dataset.' },
+    FIELD_APPEARED: { description: 'A field in the schema reported for a dataset present at both times.' },
+    FIELD_DISAPPEARED: { description: 'A field no longer in the schema reported for a dataset present at both times.' },
+    FIELD_EDGE_APPEARED: { description: 'A column-lineage edge (input field → output field or the whole output) of an output edge present at both times.' },
+    FIELD_EDGE_DISAPPEARED: { description: 'A column-lineage edge no longer reported.' },
+  },
+});
+registerEnumType(IoDirection, {
+  name: 'IoDirection',
+  description: 'Whether a job reads (INPUT) or writes (OUTPUT) a dataset.',
+  valuesConfig: { INPUT: { description: 'The job reads the dataset.' }, OUTPUT: { description: 'The job writes the dataset.' } },
+});
+registerEnumType(ChangeCause, {
+  name: 'ChangeCause',
+  description: 'The likely cause of a granularity change, from the two runs that decided it.',
+  valuesConfig: {
+    PRODUCER_CHANGED: { description: 'Another integration produced the events.' },
+    PRODUCER_VERSION_CHANGED: { description: 'The same integration at another version (producer URI or openlineageAdapterVersion).' },
+    ENGINE_VERSION_CHANGED: { description: 'The processing engine\'s name or version changed.' },
+    JOB_CODE_CHANGED: { description: 'The job\'s source code changed.' },
+    UNKNOWN: { description: 'Nothing the events carry differs between the two runs.' },
+  },
 });

@@ -4,6 +4,7 @@ import { buildSchemaSync } from 'type-graphql';
 import { LineageEdgeResolver, LineageGraphResolver, LineageNodeResolver, LineageQueries } from './lineage/resolvers';
 import { BrowseQueries } from './browse/resolvers';
 import { CoverageQueries } from './coverage/resolvers';
+import { DiffQueries } from './diff/resolvers';
 import { ExploreQueries } from './explore/resolvers';
 import { IdentityQueries } from './identity/resolvers';
 import { BlastRadiusResolver, ImpactItemResolver, ImpactQueries } from './impact/resolvers';
@@ -31,6 +32,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
       BlastRadiusResolver,
       ImpactItemResolver,
       CoverageQueries,
+      DiffQueries,
       ExploreQueries,
       IdentityQueries,
     ],

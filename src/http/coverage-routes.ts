@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { badInput } from '../errors';
+import { encodeOffset, offsetAfter } from '../graphql/paging';
 import type { CoverageService } from '../lineage/coverage-service';
-import { Bucket, CoverageScope } from '../lineage/types';
+import type { DiffService } from '../lineage/diff-service';
+import { Bucket, CoverageScope, DiffChangeKind } from '../lineage/types';
 import { Scope, type Auth } from './auth';
 import { badgeSvg, widgetHtml } from './coverage-embeds';
 import { OPENAPI } from './openapi';
@@ -14,6 +16,7 @@ import { holdSlot, type ReadSlots } from './read-slots';
  *   GET /api/v1/coverage        the coverage report as JSON (Grafana Infinity: root selector
  *                               `byEngine`, `byNamespace`, `byJob` or `trend` for flat rows)
  *   GET /api/v1/coverage/gaps   the ranked dataset-level-only edges
+ *   GET /api/v1/lineage/diff    what changed between two times (src/lineage/diff-service.ts; Infinity: root `changes`)
  *   GET /api/v1/openapi.json    the OpenAPI 3.1 document of these routes
  *   GET /embed/coverage.svg     a badge (shields.io flat style), ETag and Cache-Control
  *   GET /embed/coverage         an HTML widget for an iframe, CSP frame-ancestors from config
@@ -24,6 +27,7 @@ import { holdSlot, type ReadSlots } from './read-slots';
 
 export interface CoverageRouteOptions {
   coverage: CoverageService;
+  diff: DiffService;
   auth: Auth;
   slots: ReadSlots;
   embed: { thresholds: [number, number]; frameAncestors: string; public: boolean };
@@ -40,6 +44,19 @@ const reportParams = z.object({
   to: z.string().max(100).optional(),
 });
 const gapParams = z.object({ ...scopeParams, first: z.coerce.number().int().min(1).max(200).default(20) });
+const diffParams = z.object({
+  ...scopeParams,
+  from: z.string().min(1).max(100),
+  to: z.string().min(1).max(100).optional(),
+  kinds: z
+    .string()
+    .max(1_000)
+    .optional()
+    .transform((k) => (k ? k.split(',').map((x) => x.trim()).filter(Boolean) : []))
+    .pipe(z.array(z.enum(DiffChangeKind)).max(20)),
+  first: z.coerce.number().int().min(1).max(1000).default(100),
+  after: z.string().max(100).optional(),
+});
 const badgeParams = z.object({ ...scopeParams, label: z.string().min(1).max(40).default('lineage coverage') });
 
 function parse<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
@@ -69,6 +86,16 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
     if (!(await admit(req, reply))) return gone(reply);
     const gaps = await o.coverage.gaps(p.scope, p.value ?? null, p.first);
     return { generatedAt: new Date().toISOString(), scope: p.scope, value: p.value ?? null, ...gaps };
+  });
+
+  app.get('/api/v1/lineage/diff', async (req, reply) => {
+    const p = parse(diffParams, req.query);
+    const offset = offsetAfter(p.after);
+    if (!(await admit(req, reply))) return gone(reply);
+    const d = await o.diff.diff({ scope: p.scope, value: p.value ?? null, from: p.from, to: p.to ?? null, kinds: p.kinds, first: p.first, offset });
+    const { offset: _offset, ...rest } = d;
+    const next = offset + d.changes.length < d.total ? encodeOffset(offset + d.changes.length) : null;
+    return { generatedAt: new Date().toISOString(), ...rest, nextCursor: next };
   });
 
   app.get('/api/v1/openapi.json', async () => OPENAPI);

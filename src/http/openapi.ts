@@ -1,7 +1,12 @@
+import { ChangeCause, DiffChangeKind } from '../lineage/types';
+
 /**
- * The OpenAPI 3.1 document of the coverage feed and embeds (src/http/coverage-routes.ts), served at
+ * The OpenAPI 3.1 document of the coverage feed, lineage diff and embeds (src/http/coverage-routes.ts), served at
  * /api/v1/openapi.json. The figures are those of the GraphQL `coverage` and `coverageGaps`.
  */
+
+const DIFF_KINDS = Object.values(DiffChangeKind);
+const CAUSES = Object.values(ChangeCause);
 
 const scopeParameters = [
   { name: 'scope', in: 'query', schema: { type: 'string', enum: ['ALL', 'NAMESPACE', 'JOB', 'ENGINE'], default: 'ALL' }, description: 'What to measure: every job, a namespace, one job (its id) or an engine.' },
@@ -33,7 +38,7 @@ const figures = {
 export const OPENAPI = {
   openapi: '3.1.0',
   info: {
-    title: 'Tributary coverage feed',
+    title: 'Tributary coverage feed and lineage diff',
     version: '1',
     description: 'Lineage coverage for dashboards and BI tools (flat rows, ISO-8601 UTC times). With a tokens file, send `Authorization: Bearer <token>` with the read scope.',
   },
@@ -50,6 +55,20 @@ export const OPENAPI = {
         summary: 'Dataset-level-only edges ranked by the blast radius of their output: what to instrument next.',
         parameters: [...scopeParameters, { name: 'first', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 20 } }],
         responses: { '200': { description: 'The ranked gaps.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Gaps' } } } }, '4XX': error, '503': error },
+      },
+    },
+    '/api/v1/lineage/diff': {
+      get: {
+        summary: 'What changed in a scope\'s lineage between two times, and its coverage at both (the GraphQL lineageDiff).',
+        parameters: [
+          ...scopeParameters,
+          { name: 'from', in: 'query', required: true, schema: { type: 'string', format: 'date-time' }, description: 'Lineage as of this time.' },
+          { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Default: current lineage.' },
+          { name: 'kinds', in: 'query', schema: { type: 'string' }, description: `Comma-separated change kinds (default every kind): ${DIFF_KINDS.join(', ')}.` },
+          { name: 'first', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
+          { name: 'after', in: 'query', schema: { type: 'string' }, description: 'The nextCursor of the previous page.' },
+        ],
+        responses: { '200': { description: 'The diff; `changes` holds flat rows.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Diff' } } } }, '4XX': error, '503': error },
       },
     },
     '/embed/coverage.svg': {
@@ -108,6 +127,43 @@ export const OPENAPI = {
                 downstreamDatasets: { type: 'integer' },
                 downstreamJobs: { type: 'integer' },
                 impactTruncated: { type: 'boolean' },
+              },
+            },
+          },
+        },
+      },
+      Diff: {
+        type: 'object',
+        properties: {
+          generatedAt: { type: 'string', format: 'date-time' },
+          scope: { type: 'string' },
+          value: { type: ['string', 'null'] },
+          from: { type: 'string', format: 'date-time' },
+          to: { type: ['string', 'null'], format: 'date-time', description: 'null: current lineage.' },
+          coverageFrom: { $ref: '#/components/schemas/Figures' },
+          coverageTo: { $ref: '#/components/schemas/Figures' },
+          delta: { type: 'object', properties: { edges: { type: 'integer' }, columnLevel: { type: 'integer' }, columnLevelShare: { type: 'number' }, fieldShare: { type: 'number' } } },
+          counts: { type: 'array', items: { type: 'object', properties: { kind: { type: 'string', enum: DIFF_KINDS }, count: { type: 'integer' } } } },
+          total: { type: 'integer', description: 'Changes of the kinds asked for, in all.' },
+          nextCursor: { type: ['string', 'null'], description: 'Pass as `after` for the next page; null on the last.' },
+          truncated: { type: 'boolean', description: 'More edges than TRIBUTARY_MAX_COVERAGE_EDGES at either time: the diff is partial.' },
+          unrecorded: { type: 'integer', description: 'Edges at both times whose fields and field edges were not compared (runs projected before per-run reports were kept).' },
+          changes: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                kind: { type: 'string', enum: DIFF_KINDS },
+                jobId: { type: ['string', 'null'] },
+                datasetId: { type: ['string', 'null'] },
+                direction: { type: ['string', 'null'], enum: ['INPUT', 'OUTPUT', null] },
+                field: { type: ['string', 'null'] },
+                inputFieldId: { type: ['string', 'null'] },
+                fromRunId: { type: ['string', 'null'] },
+                toRunId: { type: ['string', 'null'] },
+                cause: { type: ['string', 'null'], enum: [...CAUSES, null] },
+                fromProducer: { type: ['string', 'null'] },
+                toProducer: { type: ['string', 'null'] },
               },
             },
           },

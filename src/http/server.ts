@@ -145,7 +145,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   const slots = new ReadSlots(deps.queryLimits.concurrency, deps.queryLimits.queue);
-  await app.register(coverageRoutes, { coverage: deps.services.coverage, auth: deps.auth, slots, embed: deps.embed });
+  await app.register(coverageRoutes, { coverage: deps.services.coverage, diff: deps.services.diff, auth: deps.auth, slots, embed: deps.embed });
   // Before Apollo parses and validates: token count and fragment expansion (src/graphql/gate.ts).
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.url !== '/graphql') return;

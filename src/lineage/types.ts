@@ -163,6 +163,53 @@ export enum CoverageScope {
   ENGINE = 'ENGINE',
 }
 
+/**
+ * What changed in a scope's lineage between two times (lineage diff). Listed in this order:
+ * granularity changes first (what a steward acts on), then nodes, edges, fields, field edges.
+ */
+export enum DiffChangeKind {
+  /** A job → output edge had column lineage at `from` and dataset-level lineage only at `to`. */
+  GRANULARITY_REGRESSED = 'GRANULARITY_REGRESSED',
+  /** A job → output edge went from dataset level only to column level. */
+  GRANULARITY_IMPROVED = 'GRANULARITY_IMPROVED',
+  JOB_APPEARED = 'JOB_APPEARED',
+  JOB_DISAPPEARED = 'JOB_DISAPPEARED',
+  DATASET_APPEARED = 'DATASET_APPEARED',
+  DATASET_DISAPPEARED = 'DATASET_DISAPPEARED',
+  /** A job started reading (INPUT) or writing (OUTPUT) a dataset. */
+  EDGE_APPEARED = 'EDGE_APPEARED',
+  EDGE_DISAPPEARED = 'EDGE_DISAPPEARED',
+  /** A field of a dataset present at both times (as its jobs' runs reported its schema). */
+  FIELD_APPEARED = 'FIELD_APPEARED',
+  FIELD_DISAPPEARED = 'FIELD_DISAPPEARED',
+  /** A column-lineage edge (input field → output field, or → the whole output) of an output edge present at both times. */
+  FIELD_EDGE_APPEARED = 'FIELD_EDGE_APPEARED',
+  FIELD_EDGE_DISAPPEARED = 'FIELD_EDGE_DISAPPEARED',
+}
+
+/** Read or write: which way a job's edge to a dataset goes. */
+export enum IoDirection {
+  INPUT = 'INPUT',
+  OUTPUT = 'OUTPUT',
+}
+
+/**
+ * The likely cause of a granularity change, from the two runs that decided it (what their events
+ * say about who produced them), first that applies.
+ */
+export enum ChangeCause {
+  /** Another integration produced the events (producer URI differs beyond its version). */
+  PRODUCER_CHANGED = 'PRODUCER_CHANGED',
+  /** The same integration at another version (producer URI version or processing_engine openlineageAdapterVersion). */
+  PRODUCER_VERSION_CHANGED = 'PRODUCER_VERSION_CHANGED',
+  /** The processing engine's version changed (processing_engine facet). */
+  ENGINE_VERSION_CHANGED = 'ENGINE_VERSION_CHANGED',
+  /** The job's source code changed (sourceCode / sourceCodeLocation facets). */
+  JOB_CODE_CHANGED = 'JOB_CODE_CHANGED',
+  /** Nothing the events carry differs between the two runs. */
+  UNKNOWN = 'UNKNOWN',
+}
+
 /** Width of a trend bucket (UTC; weeks start on Monday). */
 export enum Bucket {
   DAY = 'DAY',

@@ -1,0 +1,77 @@
+// Purpose: the lineage of a scope's jobs at one time, edge by edge, for lineage diffs and
+//   coverage-drop checks. A job's edges at $at are those of its latest run that had reported IO by
+//   then (run.ioFrom <= $at, ties by run id: the rule of lineage `asOf`), plus static edges from
+//   JobEvents first seen by then; with $at null, its current edges (the latest IO report).
+//   For every output edge, the deciding run (as in ingest/refresh-output-coverage.cypher, limited
+//   to runs with ioFrom <= $at): the latest run of the job writing the dataset that reported column
+//   lineage into it or completed, with what it reported (null lists: not recorded, see below).
+//   Recorded lists (fields, cllFields, cllPairs) are what the run's events reported about the
+//   dataset (merge-inputs / merge-outputs); null on static edges and on runs projected before they
+//   were kept. For those, `anyCll`, `anyFields` and `anyWithInputs` give the column lineage of the
+//   job into the dataset seen by $at (any time, DERIVES / INFLUENCES edges, names not joined), and
+//   with $at null the figures kept on PRODUCES (those coverage reports).
+//   Scope: ALL, NAMESPACE, JOB (an id) or ENGINE, chosen as in coverage-edges.cypher.
+// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (null for ALL), $at (ISO time or null),
+//   $limit: maximum rows
+// Columns: jobId, namespace, engine, direction ('INPUT' | 'OUTPUT'), datasetId, runId (null: static edge),
+//   fields (list or null); OUTPUT rows also (else null): decidedRunId, decidedRecorded, cllFields, cllWhole,
+//   cllPairs, anyCll, anyFields, anyWithInputs. Ordered by jobId, direction, datasetId.
+// Warm-up: [{"scope": ["ALL"], "value": [null], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"scope": ["JOB"], "value": ["-"], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
+CALL () {
+  WITH 1 AS one WHERE $scope = 'ALL'
+  MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j
+  UNION
+  WITH 1 AS one WHERE $scope = 'NAMESPACE'
+  MATCH (j:Job) WHERE j.namespace = $value RETURN j
+  UNION
+  WITH 1 AS one WHERE $scope = 'JOB'
+  MATCH (j:Job {id: $value}) RETURN j
+  UNION
+  WITH 1 AS one WHERE $scope = 'ENGINE'
+  MATCH (j:Job) WHERE j.engine = $value RETURN j
+}
+WITH j, CASE WHEN $at IS NULL THEN j.ioRunId
+             ELSE COLLECT { MATCH (j)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $at
+                            RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] END AS ioRunId
+CALL (j, ioRunId) {
+  MATCH (r:Run {id: ioRunId})-[o:OUTPUT_TO]->(d:Dataset)
+  RETURN 'OUTPUT' AS direction, d, r.id AS runId, o.fields AS fields
+  UNION ALL
+  MATCH (d:Dataset)-[i:INPUT_TO]->(r:Run {id: ioRunId})
+  RETURN 'INPUT' AS direction, d, r.id AS runId, i.fields AS fields
+  UNION ALL
+  MATCH (j)-[p:PRODUCES]->(d:Dataset)
+  WHERE p.lastRunId IS NULL AND (($at IS NULL AND p.current) OR ($at IS NOT NULL AND p.firstSeen <= $at))
+  RETURN 'OUTPUT' AS direction, d, null AS runId, null AS fields
+  UNION ALL
+  MATCH (d:Dataset)-[f:FEEDS]->(j)
+  WHERE f.lastRunId IS NULL AND (($at IS NULL AND f.current) OR ($at IS NOT NULL AND f.firstSeen <= $at))
+  RETURN 'INPUT' AS direction, d, null AS runId, null AS fields
+}
+WITH j, direction, d, runId, fields ORDER BY j.id, direction, d.id
+LIMIT toInteger($limit)
+CALL (j, d, direction) {
+  WITH j, d WHERE direction = 'OUTPUT'
+  OPTIONAL MATCH (r:Run)-[o:OUTPUT_TO]->(d)
+  WHERE (r)-[:RUN_OF]->(j) AND ($at IS NULL OR r.ioFrom <= $at)
+    AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR r.state = 'COMPLETE')
+  WITH j, d, r, o ORDER BY r.ioFrom DESC, r.id DESC LIMIT 1
+  OPTIONAL MATCH (j)-[p:PRODUCES]->(d)
+  WITH j, d, r, o, p,
+       COUNT { MATCH (d)-[:HAS_FIELD]->(f:Field) WHERE $at IS NULL OR f.firstSeen <= $at } AS fieldsByThen,
+       COUNT { MATCH (d)-[:HAS_FIELD]->(f:Field)<-[c:DERIVES {jobId: j.id}]-(:Field) WHERE $at IS NULL OR c.firstSeen <= $at
+               RETURN DISTINCT f } AS derivedByThen,
+       EXISTS { MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(d) WHERE $at IS NULL OR i.firstSeen <= $at } AS influencedByThen
+  RETURN r.id AS decidedRunId, o IS NOT NULL AND o.fields IS NOT NULL AS decidedRecorded,
+         o.cllFields AS cllFields, o.cllWhole AS cllWhole, o.cllPairs AS cllPairs,
+         CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0) > 0 ELSE derivedByThen > 0 OR influencedByThen END AS anyCll,
+         CASE WHEN $at IS NULL THEN coalesce(p.outputFields, fieldsByThen) ELSE fieldsByThen END AS anyFields,
+         CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0)
+              WHEN influencedByThen THEN fieldsByThen ELSE derivedByThen END AS anyWithInputs
+  UNION
+  WITH j, d WHERE direction = 'INPUT'
+  RETURN null AS decidedRunId, null AS decidedRecorded, null AS cllFields, null AS cllWhole, null AS cllPairs,
+         null AS anyCll, null AS anyFields, null AS anyWithInputs
+}
+RETURN j.id AS jobId, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, direction, d.id AS datasetId,
+       runId, fields, decidedRunId, decidedRecorded, cllFields, cllWhole, cllPairs, anyCll, anyFields, anyWithInputs

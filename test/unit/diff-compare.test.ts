@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { causeOf, compare, toSnapshot, unversioned, type Provenance, type SnapshotRow } from '../../src/lineage/diff-compare';
+import { ChangeCause, IoDirection } from '../../src/lineage/types';
+
+/** The pure part of the lineage diff: snapshots from rows, changes between them, causes. */
+
+const out = (over: Partial<SnapshotRow>): SnapshotRow => ({
+  jobId: 'job:ns:j',
+  namespace: 'ns',
+  engine: 'spark',
+  direction: IoDirection.OUTPUT,
+  datasetId: 'dataset:ns:d',
+  runId: 'run:1',
+  fields: ['a', 'b'],
+  decidedRunId: 'run:1',
+  decidedRecorded: true,
+  cllFields: ['a'],
+  cllWhole: false,
+  cllPairs: [JSON.stringify(['datasetField:ns:s:x', 'a'])],
+  anyCll: true,
+  anyFields: 2,
+  anyWithInputs: 1,
+  ...over,
+});
+const T = '2024-01-01T00:00:00.000Z';
+const prov = (over: Partial<Provenance>): Provenance => ({
+  runId: 'run:1',
+  producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.37.0/integration/spark',
+  engineName: 'spark',
+  engineVersion: '3.5.9',
+  adapterVersion: '1.37.0',
+  codeSig: 'abc',
+  ...over,
+});
+
+describe('lineage diff (pure)', () => {
+  it('blanks versions in producer URIs, nothing else', () => {
+    assert.equal(unversioned('https://github.com/OpenLineage/OpenLineage/tree/1.53.0/integration/spark'), 'https://github.com/OpenLineage/OpenLineage/tree/*/integration/spark');
+    assert.equal(unversioned('https://github.com/apache/airflow/providers-openlineage/2.1.0rc1'), 'https://github.com/apache/airflow/providers-openlineage/*');
+    assert.equal(unversioned('dbt-ol@v1.2'), 'dbt-ol@*');
+    assert.equal(unversioned('https://example.com/spark2/job'), 'https://example.com/spark2/job');
+  });
+
+  it('names the first difference between the deciding runs as the cause', () => {
+    const a = prov({});
+    assert.equal(causeOf(a, prov({ producer: a.producer!.replace('1.37.0', '1.53.0') })), ChangeCause.PRODUCER_VERSION_CHANGED);
+    assert.equal(causeOf(a, prov({ producer: 'https://github.com/OpenLineage/OpenLineage/tree/1.37.0/integration/flink' })), ChangeCause.PRODUCER_CHANGED);
+    assert.equal(causeOf(a, prov({ producer: null })), ChangeCause.PRODUCER_CHANGED);
+    assert.equal(causeOf(a, prov({ adapterVersion: '1.38.0' })), ChangeCause.PRODUCER_VERSION_CHANGED);
+    assert.equal(causeOf(a, prov({ engineVersion: '4.0.0' })), ChangeCause.ENGINE_VERSION_CHANGED);
+    assert.equal(causeOf(a, prov({ codeSig: 'def' })), ChangeCause.JOB_CODE_CHANGED);
+    assert.equal(causeOf(a, prov({ runId: 'run:2' })), ChangeCause.UNKNOWN);
+  });
+
+  it('column level from the deciding run when recorded; at current time from the kept figures', () => {
+    const dropped = out({ decidedRunId: 'run:2', cllFields: [], cllPairs: [], anyCll: true });
+    assert.equal(toSnapshot([dropped], T, false).edges.values().next().value!.columnLevel, false);
+    assert.equal(toSnapshot([dropped], null, false).edges.values().next().value!.columnLevel, true, 'at null: what coverage keeps');
+    const legacy = out({ decidedRecorded: false, cllFields: null, cllPairs: null, anyCll: false });
+    assert.equal(toSnapshot([legacy], T, false).edges.values().next().value!.columnLevel, false);
+    const whole = out({ cllFields: [], cllWhole: true });
+    const e = toSnapshot([whole], T, false).edges.values().next().value!;
+    assert.deepEqual([e.columnLevel, e.outputFields, e.fieldsWithInputs], [true, 2, 2]);
+  });
+
+  it('a run that changed nothing gives no change; an unrecorded run is counted, not guessed', () => {
+    const a = toSnapshot([out({})], T, false);
+    assert.deepEqual(compare(a, toSnapshot([out({ runId: 'run:2', decidedRunId: 'run:2' })], T, false)), { changes: [], unrecorded: 0 });
+    const legacy = toSnapshot([out({ runId: 'run:0', fields: null, decidedRunId: 'run:0', decidedRecorded: false, cllPairs: null })], T, false);
+    assert.equal(compare(legacy, a).unrecorded, 1);
+  });
+
+  it('an empty schema report says nothing about fields', () => {
+    const a = toSnapshot([out({})], T, false);
+    const b = toSnapshot([out({ runId: 'run:2', decidedRunId: 'run:2', fields: [] })], T, false);
+    assert.deepEqual(compare(a, b).changes.filter((c) => c.kind.startsWith('FIELD_') && !c.kind.startsWith('FIELD_EDGE')), []);
+  });
+});
