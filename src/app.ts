@@ -11,6 +11,7 @@ import { migrateFacetStorage } from './ingest/facet-storage';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
 import { authFromConfig } from './http/auth';
+import { CoverageAlerts } from './http/coverage-alerts';
 import { CoverageGauges } from './http/coverage-gauges';
 import { defaultExplorerDir } from './http/explorer';
 import { buildServer } from './http/server';
@@ -50,6 +51,8 @@ export interface App {
   projector: Projector;
   /** The lineage gauges of /metrics, refreshed on a schedule (src/http/coverage-gauges.ts). */
   gauges: CoverageGauges;
+  /** Coverage-drop alerts to TRIBUTARY_ALERT_WEBHOOK (src/http/coverage-alerts.ts); null when not configured. */
+  alerts: CoverageAlerts | null;
   metrics: Metrics;
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
   warmUp: Core['warmUp'];
@@ -173,6 +176,8 @@ export async function createApp(
     projector.start();
     const gauges = new CoverageGauges(services.coverage, services.breaks, metrics, config.gauges, log);
     gauges.start();
+    const alerts = config.alerts ? new CoverageAlerts(services.diff, config.alerts, metrics, log) : null;
+    alerts?.start();
     return {
       server,
       driver,
@@ -182,9 +187,11 @@ export async function createApp(
       projector,
       metrics,
       gauges,
+      alerts,
       warmUp,
       close: async () => {
         await gauges.stop();
+        await alerts?.stop();
         await server.close();
         await projector.stop();
         await spool.close();

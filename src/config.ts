@@ -91,6 +91,20 @@ const envSchema = z.object({
   TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(300),
   /** (namespace, engine) label pairs of the coverage gauges at most; the rest are summed under "_other". */
   TRIBUTARY_LINEAGE_GAUGES_MAX_SERIES: positiveInt.max(10_000).default(200),
+  /** Where coverage-drop alerts are POSTed (JSON); unset: no alerts (src/http/coverage-alerts.ts). */
+  TRIBUTARY_ALERT_WEBHOOK: z.url({ protocol: /^https?$/ }).optional(),
+  /** Which jobs the checks watch: ALL (default), or NAMESPACE / ENGINE / JOB with TRIBUTARY_ALERT_SCOPE_VALUE. */
+  TRIBUTARY_ALERT_SCOPE: z.enum(['ALL', 'NAMESPACE', 'ENGINE', 'JOB']).default('ALL'),
+  TRIBUTARY_ALERT_SCOPE_VALUE: z.string().min(1).max(2_000).optional(),
+  /** Seconds between coverage-drop checks. */
+  TRIBUTARY_ALERT_INTERVAL_S: positiveInt.max(86_400).default(300),
+  /** Alert when a column-level share (overall, an engine's or a namespace's) drops by more than this many percentage points between two checks. */
+  TRIBUTARY_ALERT_DROP: z.coerce.number().min(0).max(100).default(5),
+  /** Delivery attempts per alert, and the wait before the second (doubled for each next one). */
+  TRIBUTARY_ALERT_ATTEMPTS: positiveInt.max(20).default(6),
+  TRIBUTARY_ALERT_BACKOFF_MS: positiveInt.max(600_000).default(2_000),
+  /** Secret for the X-Tributary-Signature header (HMAC-SHA256 of the body); unset: unsigned. */
+  TRIBUTARY_ALERT_SECRET: z.string().min(16).optional(),
   /** Requests per minute per token (per client address without one); unset: no limit. */
   TRIBUTARY_RATE_LIMIT: positiveInt.optional(),
   /** OIDC/JWT access: all three, or none. */
@@ -188,6 +202,20 @@ export interface Config {
   embed: { thresholds: [number, number]; frameAncestors: string; public: boolean };
   /** The lineage gauges of /metrics (src/http/coverage-gauges.ts). */
   gauges: { intervalS: number; maxSeries: number };
+  /** Coverage-drop alerts (src/http/coverage-alerts.ts); null: off. */
+  alerts: AlertSettings | null;
+}
+
+export interface AlertSettings {
+  webhook: string;
+  scope: 'ALL' | 'NAMESPACE' | 'ENGINE' | 'JOB';
+  value: string | null;
+  intervalS: number;
+  /** Share drop (0 to 1) that raises an alert. */
+  drop: number;
+  attempts: number;
+  backoffMs: number;
+  secret: string | null;
 }
 
 export interface IngestSettings {
@@ -237,6 +265,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const [low, high] = e.TRIBUTARY_BADGE_THRESHOLDS.split(',').map((x) => Number(x.trim()));
   if (!(low! <= high! && high! <= 100)) {
     throw new ConfigError('invalid configuration: TRIBUTARY_BADGE_THRESHOLDS must be two percentages, the first not above the second (e.g. 50,80)');
+  }
+  if ((e.TRIBUTARY_ALERT_SCOPE === 'ALL') !== (e.TRIBUTARY_ALERT_SCOPE_VALUE === undefined)) {
+    throw new ConfigError('invalid configuration: TRIBUTARY_ALERT_SCOPE_VALUE is needed with TRIBUTARY_ALERT_SCOPE NAMESPACE, ENGINE or JOB, and not with ALL');
   }
   if (e.TRIBUTARY_DEFAULT_DEPTH > e.TRIBUTARY_MAX_DEPTH) {
     throw new ConfigError('invalid configuration: TRIBUTARY_DEFAULT_DEPTH exceeds TRIBUTARY_MAX_DEPTH');
@@ -307,6 +338,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'false' ? 'off' : e.TRIBUTARY_PLAN_WARMUP === 'all' ? 'all' : 'first',
     explorer: e.TRIBUTARY_EXPLORER === 'true',
     gauges: { intervalS: e.TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S, maxSeries: e.TRIBUTARY_LINEAGE_GAUGES_MAX_SERIES },
+    alerts: e.TRIBUTARY_ALERT_WEBHOOK
+      ? {
+          webhook: e.TRIBUTARY_ALERT_WEBHOOK,
+          scope: e.TRIBUTARY_ALERT_SCOPE,
+          value: e.TRIBUTARY_ALERT_SCOPE_VALUE ?? null,
+          intervalS: e.TRIBUTARY_ALERT_INTERVAL_S,
+          drop: e.TRIBUTARY_ALERT_DROP / 100,
+          attempts: e.TRIBUTARY_ALERT_ATTEMPTS,
+          backoffMs: e.TRIBUTARY_ALERT_BACKOFF_MS,
+          secret: e.TRIBUTARY_ALERT_SECRET ?? null,
+        }
+      : null,
     embed: {
       thresholds: e.TRIBUTARY_BADGE_THRESHOLDS.split(',').map((x) => Number(x.trim()) / 100) as [number, number],
       frameAncestors: e.TRIBUTARY_EMBED_FRAME_ANCESTORS,

@@ -9,7 +9,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * tributary_projection_failed_events_total; the lineage gauges refreshed on a schedule
  * (src/http/coverage-gauges.ts): tributary_lineage_coverage_ratio{namespace,engine},
  * tributary_lineage_edges{granularity,namespace,engine}, tributary_lineage_breaks{kind},
- * tributary_lineage_gauges_refreshed_timestamp_seconds.
+ * tributary_lineage_gauges_refreshed_timestamp_seconds; coverage-drop alerts (src/http/coverage-alerts.ts):
+ * tributary_alerts_total{outcome}, tributary_alert_checks_total{outcome}.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -103,6 +104,19 @@ export class Metrics {
   readonly gaugesRefreshed = new Gauge({
     name: 'tributary_lineage_gauges_refreshed_timestamp_seconds',
     help: 'When the lineage gauges were last refreshed (Unix time); stale when refreshes fail',
+    registers: [this.registry],
+  });
+
+  readonly alerts = new Counter({
+    name: 'tributary_alerts_total',
+    help: 'Coverage-drop alerts by outcome: delivered to TRIBUTARY_ALERT_WEBHOOK, failed (every attempt failed, or the webhook refused it), dropped (the delivery queue was full)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly alertChecks = new Counter({
+    name: 'tributary_alert_checks_total',
+    help: 'Scheduled coverage-drop checks by outcome: quiet (nothing to report), alerted, baseline (first check: nothing to compare with), failed',
+    labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
 

@@ -1,0 +1,236 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { AlertSettings } from '../config';
+import type { CoverageFigures } from '../lineage/coverage-service';
+import { compare, snapshotCoverage, type EdgeState, type Snapshot } from '../lineage/diff-compare';
+import type { DiffService } from '../lineage/diff-service';
+import { CoverageScope, DiffChangeKind, IoDirection, type ChangeCause } from '../lineage/types';
+import type { Logger } from '../log';
+import type { Metrics } from '../metrics';
+
+/**
+ * Coverage-drop alerts. Every `intervalS` a check reads the watched scope's current lineage (one
+ * snapshot, as the lineage diff reads it) and compares it with the previous check's: an alert is
+ * raised when a job → output edge went from column level to dataset level, or when a column-level
+ * share (the scope's, an engine's or a namespace's within it) dropped by more than `drop`. The
+ * first check after start is the baseline (nothing to compare with). Comparing states, not event
+ * times, a regression is reported once, whenever its events arrive.
+ *
+ * Delivery is separate from checking: alerts wait in a bounded queue and are POSTed one at a time
+ * with retries (network errors, timeouts, 429 and 5xx; `attempts` tries, backoff doubling from
+ * `backoffMs`); another 4xx fails the alert at once. Checks only read, on their own schedule, so
+ * neither a slow webhook nor a failing check ever holds up ingestion.
+ */
+
+export interface AlertPayload {
+  type: 'tributary.coverage.drop';
+  /** The same for the same findings (receivers may deduplicate on it). */
+  id: string;
+  checkedAt: string;
+  previousCheckAt: string;
+  scope: CoverageScope;
+  value: string | null;
+  summary: string;
+  coverage: { before: CoverageFigures; after: CoverageFigures };
+  drops: ShareDrop[];
+  /** At most 100 (regressionCount says how many in all), by job id then dataset id. */
+  regressions: Regression[];
+  regressionCount: number;
+  /** True when the scope had more edges than TRIBUTARY_MAX_COVERAGE_EDGES: figures and regressions are partial. */
+  truncated: boolean;
+}
+
+export interface ShareDrop {
+  /** The whole watched scope (SCOPE), or one engine or job namespace within it. */
+  group: 'SCOPE' | 'ENGINE' | 'NAMESPACE';
+  key: string;
+  before: number;
+  after: number;
+  delta: number;
+  edgesBefore: number;
+  edgesAfter: number;
+}
+
+export interface Regression {
+  jobId: string;
+  datasetId: string;
+  fromRunId: string | null;
+  toRunId: string | null;
+  cause: ChangeCause | null;
+  fromProducer: string | null;
+  toProducer: string | null;
+  /** Explorer path of the job's lineage (relative to the service's address). */
+  explorerPath: string;
+}
+
+const MAX_QUEUED = 20;
+const MAX_REGRESSIONS = 100;
+const ATTEMPT_TIMEOUT_MS = 10_000;
+
+export class CoverageAlerts {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<AlertPayload | null> | null = null;
+  private previous: { snapshot: Snapshot; at: string } | null = null;
+  private readonly queue: AlertPayload[] = [];
+  private delivering: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly diff: DiffService,
+    private readonly settings: AlertSettings,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+  ) {}
+
+  /** Checks after `firstInMs` (the baseline; default 5 s, or intervalS if shorter), then every intervalS. */
+  start(firstInMs = Math.min(5_000, this.settings.intervalS * 1000)): void {
+    if (this.timer) return;
+    const tick = () => {
+      void this.check().finally(() => {
+        if (this.timer) this.timer = setTimeout(tick, this.settings.intervalS * 1000).unref();
+      });
+    };
+    this.timer = setTimeout(tick, firstInMs).unref();
+  }
+
+  /** Stops checking; a delivery in flight finishes its attempt, queued alerts are dropped (and logged). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    if (this.queue.length) this.log.warn('coverage alerts not delivered at shutdown', { count: this.queue.length });
+    this.queue.length = 0;
+    await this.delivering;
+  }
+
+  /** One check now (or the one in flight): the alert it queued, or null. */
+  check(): Promise<AlertPayload | null> {
+    this.running ??= this.compute().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async compute(): Promise<AlertPayload | null> {
+    const { scope, value } = this.settings;
+    try {
+      const at = new Date().toISOString();
+      const snapshot = await this.diff.snapshot(scope as CoverageScope, value, null);
+      const previous = this.previous;
+      this.previous = { snapshot, at };
+      if (!previous) {
+        this.metrics.alertChecks.inc({ outcome: 'baseline' });
+        return null;
+      }
+      const alert = await this.findings(previous, { snapshot, at });
+      this.metrics.alertChecks.inc({ outcome: alert ? 'alerted' : 'quiet' });
+      if (alert) this.enqueue(alert);
+      return alert;
+    } catch (err) {
+      this.metrics.alertChecks.inc({ outcome: 'failed' });
+      this.log.warn('coverage-drop check failed; the next check compares with the last good one', { error: err });
+      return null;
+    }
+  }
+
+  private async findings(before: { snapshot: Snapshot; at: string }, after: { snapshot: Snapshot; at: string }): Promise<AlertPayload | null> {
+    const changes = compare(before.snapshot, after.snapshot).changes.filter((c) => c.kind === DiffChangeKind.GRANULARITY_REGRESSED);
+    const shown = changes.slice(0, MAX_REGRESSIONS);
+    await this.diff.explain(shown);
+    const drops = this.drops(before.snapshot, after.snapshot);
+    if (changes.length === 0 && drops.length === 0) return null;
+    const regressions: Regression[] = shown.map((c) => ({
+      jobId: c.jobId!,
+      datasetId: c.datasetId!,
+      fromRunId: c.fromRunId,
+      toRunId: c.toRunId,
+      cause: c.cause,
+      fromProducer: c.fromProducer,
+      toProducer: c.toProducer,
+      explorerPath: `/lineage?node=${encodeURIComponent(c.jobId!)}&up=1&down=1`,
+    }));
+    const findings = { drops, regressions, regressionCount: changes.length };
+    const id = createHash('sha256').update(JSON.stringify(findings)).digest('hex').slice(0, 32);
+    const parts = [
+      changes.length ? `column lineage lost on ${changes.length} job → output edge${changes.length === 1 ? '' : 's'}` : null,
+      ...drops.map((d) => `${d.group === 'SCOPE' ? 'coverage' : `${d.group.toLowerCase()} ${d.key}`} ${pct(d.before)} → ${pct(d.after)}`),
+    ].filter(Boolean);
+    return {
+      type: 'tributary.coverage.drop',
+      id,
+      checkedAt: after.at,
+      previousCheckAt: before.at,
+      scope: this.settings.scope as CoverageScope,
+      value: this.settings.value,
+      summary: parts.join('; '),
+      coverage: { before: snapshotCoverage('before', before.snapshot), after: snapshotCoverage('after', after.snapshot) },
+      ...findings,
+      truncated: before.snapshot.truncated || after.snapshot.truncated,
+    };
+  }
+
+  /** Groups whose column-level share dropped by more than the threshold (groups with edges before only). */
+  private drops(a: Snapshot, b: Snapshot): ShareDrop[] {
+    const out: ShareDrop[] = [];
+    const keys = (f: (e: EdgeState) => string) => [...new Set([...a.edges.values()].filter((e) => e.direction === IoDirection.OUTPUT).map(f))].sort();
+    const check = (group: ShareDrop['group'], key: string, filter: (e: EdgeState) => boolean) => {
+      const x = snapshotCoverage(key, a, filter);
+      const y = snapshotCoverage(key, b, filter);
+      const delta = Math.round((y.columnLevelShare - x.columnLevelShare) * 10_000) / 10_000;
+      if (x.edges > 0 && -delta > this.settings.drop) {
+        out.push({ group, key, before: x.columnLevelShare, after: y.columnLevelShare, delta, edgesBefore: x.edges, edgesAfter: y.edges });
+      }
+    };
+    check('SCOPE', this.settings.value ?? 'all', () => true);
+    for (const engine of keys((e) => e.engine)) check('ENGINE', engine, (e) => e.engine === engine);
+    for (const ns of keys((e) => e.namespace)) check('NAMESPACE', ns, (e) => e.namespace === ns);
+    return out;
+  }
+
+  private enqueue(alert: AlertPayload): void {
+    if (this.queue.length >= MAX_QUEUED) {
+      this.metrics.alerts.inc({ outcome: 'dropped' });
+      this.log.error('coverage alert dropped: the delivery queue is full (is the webhook down?)', { id: alert.id });
+      return;
+    }
+    this.queue.push(alert);
+    this.delivering ??= this.drain().finally(() => {
+      this.delivering = null;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    for (let alert = this.queue.shift(); alert && !this.stopped; alert = this.queue.shift()) {
+      const ok = await this.deliver(alert);
+      this.metrics.alerts.inc({ outcome: ok ? 'delivered' : 'failed' });
+    }
+  }
+
+  /** POSTs one alert, retrying as the class comment says; true when the webhook took it (2xx). */
+  private async deliver(alert: AlertPayload): Promise<boolean> {
+    const body = JSON.stringify(alert);
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'tributary-alerts', 'x-tributary-alert-id': alert.id };
+    if (this.settings.secret) headers['x-tributary-signature'] = `sha256=${createHmac('sha256', this.settings.secret).update(body).digest('hex')}`;
+    for (let attempt = 1; attempt <= this.settings.attempts; attempt++) {
+      let retry: boolean;
+      let reason: string;
+      try {
+        const res = await fetch(this.settings.webhook, { method: 'POST', headers, body, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS), redirect: 'error' });
+        await res.body?.cancel();
+        if (res.ok) return true;
+        retry = res.status === 429 || res.status >= 500;
+        reason = `HTTP ${res.status}`;
+      } catch (err) {
+        retry = true;
+        reason = (err as Error).message;
+      }
+      const last = !retry || attempt === this.settings.attempts || this.stopped;
+      this.log.warn(last ? 'coverage alert not delivered' : 'coverage alert delivery failed; retrying', { id: alert.id, attempt, reason });
+      if (last) return false;
+      await new Promise((r) => setTimeout(r, this.settings.backoffMs * 2 ** (attempt - 1)).unref());
+    }
+    return false;
+  }
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
