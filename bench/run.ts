@@ -17,6 +17,7 @@ import { storedEventRow } from '../src/ingest/stored-event';
 import { validateEvent } from '../src/ingest/validate';
 import { CatalogService } from '../src/lineage/catalog-service';
 import { Bucket, CoverageScope, CoverageService } from '../src/lineage/coverage-service';
+import { DiffService } from '../src/lineage/diff-service';
 import { ImpactService } from '../src/lineage/impact-service';
 import { LineageService } from '../src/lineage/lineage-service';
 import { TraceService } from '../src/lineage/trace-service';
@@ -236,6 +237,24 @@ async function main() {
     run: () => gql(`{ coverageGaps(first: 20) { totalGaps gaps { jobId downstreamDatasets } } }`, {}, (d) => Number((d.coverageGaps as { totalGaps: number }).totalGaps)),
     bare: async () => (await coverage.gaps(CoverageScope.ALL, null, 20)).totalGaps,
   });
+  // Lineage diff from the median event time (about half the runs before it) to now; the alert
+  // check's read is one current snapshot of every job.
+  const times = generated.events.map((e) => (e as { eventTime: string }).eventTime).sort();
+  const diffFrom = times[Math.floor(times.length / 2)]!;
+  const diffs = new DiffService(app.executor, config.lineage);
+  const diffRequest = { scope: CoverageScope.ALL, value: null, from: diffFrom, to: null, kinds: null, first: 100, offset: 0 };
+  cases.push({
+    name: 'lineageDiff ALL (median event time → now, first 100)',
+    run: () =>
+      gql(`query($from: String!) { lineageDiff(from: $from, first: 100) { changes { total items { kind jobId datasetId } } coverageFrom { edges } coverageTo { edges } } }`, { from: diffFrom }, (d) =>
+        Number((d.lineageDiff as { changes: { total: number } }).changes.total),
+      ),
+    bare: async () => (await diffs.diff(diffRequest)).total,
+  });
+  cases.push({
+    name: 'alert check read (current snapshot ALL)',
+    run: async () => (await diffs.snapshot(CoverageScope.ALL, null, null)).edges.size,
+  });
   cases.push({
     name: 'lineageBreaks ALL',
     run: () =>
@@ -255,7 +274,7 @@ async function main() {
   out('|---|---|---|---|---|---|---|---|');
   const results: QueryResult[] = [];
   for (const c of cases) {
-    const n = c.name.startsWith('coverageGaps') || c.name.startsWith('lineageBreaks') ? 2 : c.name.startsWith('coverage') ? 10 : 40;
+    const n = /^(coverageGaps|lineageBreaks|lineageDiff|alert check)/.test(c.name) ? 3 : c.name.startsWith('coverage') ? 10 : 40;
     await c.run(0); // first call: plan and JIT warm-up, not measured
     const t = await samples(n, c.run);
     let bareCol = '| – | –';

@@ -4,7 +4,9 @@
 //   JobEvents first seen by then; with $at null, its current edges (the latest IO report).
 //   For every output edge, the deciding run (as in ingest/refresh-output-coverage.cypher, limited
 //   to runs with ioFrom <= $at): the latest run of the job writing the dataset that reported column
-//   lineage into it or completed, with what it reported (null lists: not recorded, see below).
+//   lineage into it or completed, with what it reported (null lists: not recorded, see below). The
+//   latest one is kept on PRODUCES (decidedRunId): found by id when it is not after $at, else the
+//   job's runs writing the dataset are searched (their number bounds the cost of a past time).
 //   Recorded lists (fields, cllFields, cllPairs) are what the run's events reported about the
 //   dataset (merge-inputs / merge-outputs); null on static edges and on runs projected before they
 //   were kept. For those, `anyCll`, `anyFields` and `anyWithInputs` give the column lineage of the
@@ -52,20 +54,37 @@ WITH j, direction, d, runId, fields ORDER BY j.id, direction, d.id
 LIMIT toInteger($limit)
 CALL (j, d, direction) {
   WITH j, d WHERE direction = 'OUTPUT'
-  OPTIONAL MATCH (r:Run)-[o:OUTPUT_TO]->(d)
-  WHERE (r)-[:RUN_OF]->(j) AND ($at IS NULL OR r.ioFrom <= $at)
-    AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR r.state = 'COMPLETE')
-  WITH j, d, r, o ORDER BY r.ioFrom DESC, r.id DESC LIMIT 1
   OPTIONAL MATCH (j)-[p:PRODUCES]->(d)
-  WITH j, d, r, o, p,
-       COUNT { MATCH (d)-[:HAS_FIELD]->(f:Field) WHERE $at IS NULL OR f.firstSeen <= $at } AS fieldsByThen,
-       COUNT { MATCH (d)-[:HAS_FIELD]->(f:Field)<-[c:DERIVES {jobId: j.id}]-(:Field) WHERE $at IS NULL OR c.firstSeen <= $at
-               RETURN DISTINCT f } AS derivedByThen,
-       EXISTS { MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(d) WHERE $at IS NULL OR i.firstSeen <= $at } AS influencedByThen
+  OPTIONAL MATCH (latest:Run {id: p.decidedRunId})
+  // The deciding run at $at: the latest one overall (kept on PRODUCES by refresh-output-coverage)
+  // when it had reported IO by then; otherwise the runs of the job writing d are searched.
+  CALL (j, d, latest) {
+    WITH latest WHERE latest IS NOT NULL AND ($at IS NULL OR latest.ioFrom <= $at)
+    RETURN latest AS r
+    UNION
+    WITH j, d, latest WHERE latest IS NULL OR ($at IS NOT NULL AND latest.ioFrom > $at)
+    OPTIONAL MATCH (q:Run)-[o:OUTPUT_TO]->(d)
+    WHERE (q)-[:RUN_OF]->(j) AND ($at IS NULL OR q.ioFrom <= $at)
+      AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR q.state = 'COMPLETE')
+    WITH q ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1
+    RETURN q AS r
+  }
+  OPTIONAL MATCH (r)-[o:OUTPUT_TO]->(d)
+  // Column lineage seen by $at, only where the deciding run's report is not there to say it.
+  CALL (j, d, o) {
+    WITH j, d, o WHERE $at IS NOT NULL AND (o IS NULL OR o.fields IS NULL)
+    RETURN size(COLLECT { MATCH (d)-[:HAS_FIELD]->(f:Field) WHERE f.firstSeen <= $at RETURN f }) AS fieldsByThen,
+           size(COLLECT { MATCH (d)-[:HAS_FIELD]->(f:Field)<-[c:DERIVES {jobId: j.id}]-(:Field) WHERE c.firstSeen <= $at
+                          RETURN DISTINCT f }) AS derivedByThen,
+           EXISTS { MATCH (:Field)-[i:INFLUENCES {jobId: j.id}]->(d) WHERE i.firstSeen <= $at } AS influencedByThen
+    UNION
+    WITH o WHERE $at IS NULL OR (o IS NOT NULL AND o.fields IS NOT NULL)
+    RETURN 0 AS fieldsByThen, 0 AS derivedByThen, false AS influencedByThen
+  }
   RETURN r.id AS decidedRunId, o IS NOT NULL AND o.fields IS NOT NULL AS decidedRecorded,
          o.cllFields AS cllFields, o.cllWhole AS cllWhole, o.cllPairs AS cllPairs,
          CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0) > 0 ELSE derivedByThen > 0 OR influencedByThen END AS anyCll,
-         CASE WHEN $at IS NULL THEN coalesce(p.outputFields, fieldsByThen) ELSE fieldsByThen END AS anyFields,
+         CASE WHEN $at IS NULL THEN coalesce(p.outputFields, 0) ELSE fieldsByThen END AS anyFields,
          CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0)
               WHEN influencedByThen THEN fieldsByThen ELSE derivedByThen END AS anyWithInputs
   UNION

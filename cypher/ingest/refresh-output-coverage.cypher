@@ -19,7 +19,8 @@
 //   fields with inputs (every field with a dataset-level dependency), 0 without column lineage: a
 //   producer that stops sending columnLineage makes the edge dataset level. Otherwise (no deciding
 //   run, a JobEvent edge, or a run projected before reports were kept) any DERIVES / INFLUENCES of
-//   the job into the dataset counts, as before.
+//   the job into the dataset counts, as before. The deciding run's id is kept as p.decidedRunId (null:
+//   none), for lineage diffs.
 // Parameters: $datasetIds: ids of the datasets with an output edge, a field or a symlink in the batch;
 //   $runIds: runs of the batch (their state may have changed: the datasets they wrote are refreshed too)
 // Columns: none
@@ -30,8 +31,8 @@ WITH DISTINCT d, j, p
 CALL (d, j) {
   OPTIONAL MATCH (r:Run)-[o:OUTPUT_TO]->(d)
   WHERE (r)-[:RUN_OF]->(j) AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR r.state = 'COMPLETE')
-  WITH o ORDER BY r.ioFrom DESC, r.id DESC LIMIT 1
-  RETURN o AS decided
+  WITH r, o ORDER BY r.ioFrom DESC, r.id DESC LIMIT 1
+  RETURN o AS decided, r.id AS decidedRunId
 }
 CALL (d, j, p, decided) {
   WITH d, j, COLLECT { MATCH (d)-[:SYMLINK*0..2]-(n:Dataset) RETURN DISTINCT n } AS names
@@ -53,3 +54,4 @@ CALL (d, j, p, decided) {
   SET p.outputFields = outputFields, p.fieldsWithInputs = fieldsWithInputs,
       p.cllFirstSeen = cllFirstSeen, p.cllLastSeen = cllLastSeen
 }
+SET p.decidedRunId = decidedRunId

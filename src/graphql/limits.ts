@@ -12,8 +12,8 @@ import { toGraphQLError } from './errors';
  * (the page it asks for); a walk with a `depth` argument and no `first` (lineage, trace) costs its
  * selection times the nodes it can return, min(TRIBUTARY_MAX_NODES per direction, 4^depth), with
  * the depth the server uses when none is given; an unpaged list on an entity (a dataset's consumers,
- * a job's outputs) costs LIST_FANOUT times its selection; coverage, coverageGaps and lineageBreaks
- * cost ANALYTICS_COST each, path TRIBUTARY_MAX_NODES. Aliases add up, nesting multiplies.
+ * a job's outputs) costs LIST_FANOUT times its selection; coverage, coverageGaps, lineageBreaks and
+ * lineageDiff cost ANALYTICS_COST each plus `first` times their selection, path TRIBUTARY_MAX_NODES. Aliases add up, nesting multiplies.
  */
 export interface QueryLimits {
   maxDepth: number;
@@ -37,14 +37,15 @@ export const LIST_FANOUT = 20;
 /**
  * Operations whose work the server bounds by its own caps rather than by arguments (coverage over
  * every edge of a scope, coverageGaps' walk from up to 500 outputs, lineageBreaks over every
- * dataset): each costs this much besides its answer, so a few fit in one query, not a hundred.
+ * dataset, lineageDiff's two snapshots of a scope): each costs this much besides its answer, so a few fit in one query, not a hundred.
  */
 export const ANALYTICS_COST = 10_000;
-const ANALYTICS = new Set(['coverage', 'coverageGaps', 'lineageBreaks']);
+const ANALYTICS = new Set(['coverage', 'coverageGaps', 'lineageBreaks', 'lineageDiff']);
 
 export function costEstimator(caps: WalkCaps): ComplexityEstimator {
   return ({ args, field, type, childComplexity }) => {
-    if (ANALYTICS.has(field.name) && type.name === 'Query') return ANALYTICS_COST + childComplexity;
+    // Analytics cost their work, plus the page they answer (lineageDiff's changes, coverageGaps' gaps).
+    if (ANALYTICS.has(field.name) && type.name === 'Query') return ANALYTICS_COST + Math.max(1, Number(args.first) || 1) * childComplexity;
     // path searches up to TRIBUTARY_MAX_NODES nodes, then answers `first` paths.
     if (field.name === 'path' && type.name === 'Query') return 1 + caps.maxNodes + Math.max(1, Number(args.first) || 1) * childComplexity;
     if (typeof args.first === 'number') return 1 + Math.max(1, args.first) * childComplexity;

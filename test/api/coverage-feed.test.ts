@@ -91,7 +91,7 @@ describe('the coverage feed', () => {
   it('serves its OpenAPI document', async () => {
     const doc = (await (await fetch(`${svc.baseUrl}/api/v1/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     assert.equal(doc.openapi, '3.1.0');
-    assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/v1/coverage', '/api/v1/coverage/gaps', '/embed/coverage', '/embed/coverage.svg']);
+    assert.deepEqual(Object.keys(doc.paths).sort(), ['/api/v1/coverage', '/api/v1/coverage/gaps', '/api/v1/lineage/diff', '/embed/coverage', '/embed/coverage.svg']);
   });
 });
 

@@ -215,6 +215,15 @@ describe('lineage diff', () => {
     assert.ok(fieldEdges.changes.items.every((c: any) => c.kind === 'FIELD_EDGE_DISAPPEARED'));
   });
 
+  it('ten aliases of lineageDiff in one query are refused before they run; ten concurrent requests agree', async () => {
+    const aliases = Array.from({ length: 10 }, (_, i) => `d${i}: lineageDiff(from: "${MID}", scope: NAMESPACE, value: "${ns}") { changes { total } }`).join(' ');
+    const refused = await svc.graphql(`{ ${aliases} }`);
+    assert.equal(refused.errors?.[0]?.extensions?.code, 'LIMIT_EXCEEDED', JSON.stringify(refused.errors));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => diff({ from: MID, to: '2024-03-20T00:00:00Z', value: ns })));
+    for (const a of answers) assert.deepEqual(a, answers[0]);
+    assert.equal(answers[0].changes.total, 14);
+  });
+
   it('a unicode namespace and a scope with nothing in it answer empty diffs, not errors', async () => {
     const d = await diff({ from: T1, value: 'データ:ns/無い' });
     assert.equal(d.changes.total, 0);
