@@ -75,6 +75,8 @@ async function main() {
   const generated = generate({ ...spec, seed: 42 });
   const { outputs } = generated;
   const eventCount = generated.events.length;
+  // The lineage diff case starts at the median event time (about half the runs before it).
+  const diffFrom = generated.events.map((e) => (e as { eventTime: string }).eventTime).sort()[Math.floor(eventCount / 2)]!;
   const bytes = generated.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
   out(`# Tributary benchmark, size ${size}`);
   out();
@@ -237,10 +239,7 @@ async function main() {
     run: () => gql(`{ coverageGaps(first: 20) { totalGaps gaps { jobId downstreamDatasets } } }`, {}, (d) => Number((d.coverageGaps as { totalGaps: number }).totalGaps)),
     bare: async () => (await coverage.gaps(CoverageScope.ALL, null, 20)).totalGaps,
   });
-  // Lineage diff from the median event time (about half the runs before it) to now; the alert
-  // check's read is one current snapshot of every job.
-  const times = generated.events.map((e) => (e as { eventTime: string }).eventTime).sort();
-  const diffFrom = times[Math.floor(times.length / 2)]!;
+  // Lineage diff from the median event time to now; the alert check's read is one current snapshot of every job.
   const diffs = new DiffService(app.executor, config.lineage);
   const diffRequest = { scope: CoverageScope.ALL, value: null, from: diffFrom, to: null, kinds: null, first: 100, offset: 0 };
   cases.push({

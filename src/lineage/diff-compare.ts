@@ -28,15 +28,8 @@ export interface SnapshotRow {
   anyWithInputs: number | null;
 }
 
-/** A job's edge to a dataset at one time. */
-export interface EdgeState {
-  jobId: string;
-  namespace: string;
-  engine: string;
-  direction: IoDirection;
-  datasetId: string;
-  runId: string | null;
-  fields: string[] | null;
+/** A job's edge to a dataset at one time (the run and schema as in its snapshot row). */
+export interface EdgeState extends Pick<SnapshotRow, 'jobId' | 'namespace' | 'engine' | 'direction' | 'datasetId' | 'runId' | 'fields'> {
   /** Outputs only (else false / null / 0). */
   columnLevel: boolean;
   /** The run that decided the granularity (null: none did; then the job's column lineage seen by then counts). */
