@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID as randomUUIDv4 } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -173,6 +173,36 @@ describe('the explorer in a browser', () => {
     await page.goto(`${svc.baseUrl}/coverage`);
     await page.getByTestId('gaps').waitFor();
     await shot('coverage');
+  });
+
+  it('the coverage dashboard lists the last day\'s regression with its likely cause, as lineageDiff reports it', async () => {
+    const ns = `b-diff-${randomBytes(3).toString('hex')}`;
+    const hour = 3_600_000;
+    const ev = (runId: string, hoursAgo: number, version: string, cll: boolean) => ({
+      eventType: 'COMPLETE',
+      eventTime: new Date(Date.now() - hoursAgo * hour).toISOString(),
+      producer: `https://github.com/OpenLineage/OpenLineage/tree/${version}/integration/spark`,
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+      run: { runId },
+      job: { namespace: ns, name: 'nightly_orders' },
+      inputs: [{ namespace: ns, name: 'raw_orders' }],
+      outputs: [{ namespace: ns, name: 'orders', facets: cll ? { columnLineage: { _producer: 'p', _schemaURL: 's', fields: { id: { inputFields: [{ namespace: ns, name: 'raw_orders', field: 'id' }] } } } } : {} }],
+    });
+    for (const e of [ev(randomUUIDv4(), 48, '1.52.0', true), ev(randomUUIDv4(), 2, '1.53.0', false)]) assert.equal((await svc.postEvent(e)).status, 201);
+    const from = new Date(Date.now() - 24 * hour).toISOString();
+    const api = await svc.graphql(`query($ns: String, $from: String!) { lineageDiff(scope: NAMESPACE, value: $ns, from: $from) { changes { items { kind jobId cause } } } }`, { ns, from });
+    assert.deepEqual(api.data.lineageDiff.changes.items, [
+      { kind: 'GRANULARITY_REGRESSED', jobId: jobId(ns, 'nightly_orders'), cause: 'PRODUCER_VERSION_CHANGED' },
+      { kind: 'FIELD_EDGE_DISAPPEARED', jobId: jobId(ns, 'nightly_orders'), cause: null },
+    ]);
+    await page.goto(`${svc.baseUrl}/coverage?scope=NAMESPACE&value=${encodeURIComponent(ns)}&days=1`);
+    const rows = page.getByTestId('granularity-changes').locator('tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 1);
+    const cells = await rows.first().locator('td').allInnerTexts();
+    assert.deepEqual(cells.slice(0, 4), ['column → dataset level', 'nightly_orders', 'orders', 'producer version changed']);
+    assert.match(await page.getByTestId('recent-changes').innerText(), /100\.0% \(1 edge\) → 0\.0% \(1 edge\)\. 1 granularity regressed, 1 field edge disappeared\./);
+    await shot('coverage-changes');
   });
 
   it('the coverage badge renders in the browser with the GraphQL figure, and the widget in an iframe', async () => {
