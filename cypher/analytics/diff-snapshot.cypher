@@ -1,7 +1,8 @@
 // Purpose: the lineage of a scope's jobs at one time, edge by edge, for lineage diffs and
 //   coverage-drop checks. A job's edges at $at are those of its latest run that had reported IO by
 //   then (run.ioFrom <= $at, ties by run id: the rule of lineage `asOf`), plus static edges from
-//   JobEvents first seen by then; with $at null, its current edges (the latest IO report).
+//   JobEvents first seen by then; with $at null, its current edges (the latest IO report, run or
+//   JobEvent: what `lineage` and `coverage` answer now).
 //   For every output edge, the deciding run (as in ingest/refresh-output-coverage.cypher, limited
 //   to runs with ioFrom <= $at): the latest run of the job writing the dataset that reported column
 //   lineage into it or completed, with what it reported (null lists: not recorded, see below). The
@@ -14,11 +15,11 @@
 //   with $at null the figures kept on PRODUCES (those coverage reports).
 //   Scope: ALL, NAMESPACE, JOB (an id) or ENGINE, chosen as in coverage-edges.cypher.
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (null for ALL), $at (ISO time or null),
-//   $limit: maximum rows
+//   $limit: maximum rows; $details: false leaves out the lists only a diff compares (fields, cllPairs: null)
 // Columns: jobId, namespace, engine, direction ('INPUT' | 'OUTPUT'), datasetId, runId (null: static edge),
 //   fields (list or null); OUTPUT rows also (else null): decidedRunId, decidedRecorded, cllFields, cllWhole,
 //   cllPairs, anyCll, anyFields, anyWithInputs. Ordered by jobId, direction, datasetId.
-// Warm-up: [{"scope": ["ALL"], "value": [null], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"scope": ["JOB"], "value": ["-"], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
+// Warm-up: [{"scope": ["ALL"], "value": [null], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "details": [true, false]}, {"scope": ["JOB"], "value": ["-"], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "details": [true]}]
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j
@@ -43,28 +44,29 @@ CALL (j, ioRunId) {
   RETURN 'INPUT' AS direction, d, r.id AS runId, i.fields AS fields
   UNION ALL
   MATCH (j)-[p:PRODUCES]->(d:Dataset)
-  WHERE p.lastRunId IS NULL AND (($at IS NULL AND p.current) OR ($at IS NOT NULL AND p.firstSeen <= $at))
+  WHERE ($at IS NULL AND j.ioRunId IS NULL AND p.current) OR ($at IS NOT NULL AND p.lastRunId IS NULL AND p.firstSeen <= $at)
   RETURN 'OUTPUT' AS direction, d, null AS runId, null AS fields
   UNION ALL
   MATCH (d:Dataset)-[f:FEEDS]->(j)
-  WHERE f.lastRunId IS NULL AND (($at IS NULL AND f.current) OR ($at IS NOT NULL AND f.firstSeen <= $at))
+  WHERE ($at IS NULL AND j.ioRunId IS NULL AND f.current) OR ($at IS NOT NULL AND f.lastRunId IS NULL AND f.firstSeen <= $at)
   RETURN 'INPUT' AS direction, d, null AS runId, null AS fields
 }
-WITH j, direction, d, runId, fields ORDER BY j.id, direction, d.id
+WITH j, direction, d, runId, CASE WHEN $details THEN fields END AS fields ORDER BY j.id, direction, d.id
 LIMIT toInteger($limit)
 CALL (j, d, direction) {
   WITH j, d WHERE direction = 'OUTPUT'
   OPTIONAL MATCH (j)-[p:PRODUCES]->(d)
   OPTIONAL MATCH (latest:Run {id: p.decidedRunId})
   // The deciding run at $at: the latest one overall (kept on PRODUCES by refresh-output-coverage)
-  // when it had reported IO by then; otherwise the runs of the job writing d are searched.
-  CALL (j, d, latest) {
+  // when it had reported IO by then; none when none decides now ('': being deciding never ends);
+  // otherwise (after $at, or not kept yet) the runs of the job writing d are searched.
+  CALL (j, d, p, latest) {
     WITH latest WHERE latest IS NOT NULL AND ($at IS NULL OR latest.ioFrom <= $at)
     RETURN latest AS r
     UNION
-    WITH j, d, latest WHERE latest IS NULL OR ($at IS NOT NULL AND latest.ioFrom > $at)
+    WITH j, d, p, latest WHERE latest IS NULL OR ($at IS NOT NULL AND latest.ioFrom > $at)
     OPTIONAL MATCH (q:Run)-[o:OUTPUT_TO]->(d)
-    WHERE (q)-[:RUN_OF]->(j) AND ($at IS NULL OR q.ioFrom <= $at)
+    WHERE coalesce(p.decidedRunId, '-') <> '' AND (q)-[:RUN_OF]->(j) AND ($at IS NULL OR q.ioFrom <= $at)
       AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR q.state = 'COMPLETE')
     WITH q ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1
     RETURN q AS r
@@ -82,7 +84,7 @@ CALL (j, d, direction) {
     RETURN 0 AS fieldsByThen, 0 AS derivedByThen, false AS influencedByThen
   }
   RETURN r.id AS decidedRunId, o IS NOT NULL AND o.fields IS NOT NULL AS decidedRecorded,
-         o.cllFields AS cllFields, o.cllWhole AS cllWhole, o.cllPairs AS cllPairs,
+         o.cllFields AS cllFields, o.cllWhole AS cllWhole, CASE WHEN $details THEN o.cllPairs END AS cllPairs,
          CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0) > 0 ELSE derivedByThen > 0 OR influencedByThen END AS anyCll,
          CASE WHEN $at IS NULL THEN coalesce(p.outputFields, 0) ELSE fieldsByThen END AS anyFields,
          CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0)

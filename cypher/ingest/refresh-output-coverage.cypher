@@ -19,8 +19,8 @@
 //   fields with inputs (every field with a dataset-level dependency), 0 without column lineage: a
 //   producer that stops sending columnLineage makes the edge dataset level. Otherwise (no deciding
 //   run, a JobEvent edge, or a run projected before reports were kept) any DERIVES / INFLUENCES of
-//   the job into the dataset counts, as before. The deciding run's id is kept as p.decidedRunId (null:
-//   none), for lineage diffs.
+//   the job into the dataset counts, as before. The deciding run's id is kept as p.decidedRunId ('':
+//   none decides), for lineage diffs.
 // Parameters: $datasetIds: ids of the datasets with an output edge, a field or a symlink in the batch;
 //   $runIds: runs of the batch (their state may have changed: the datasets they wrote are refreshed too)
 // Columns: none
@@ -54,4 +54,4 @@ CALL (d, j, p, decided) {
   SET p.outputFields = outputFields, p.fieldsWithInputs = fieldsWithInputs,
       p.cllFirstSeen = cllFirstSeen, p.cllLastSeen = cllLastSeen
 }
-SET p.decidedRunId = decidedRunId
+SET p.decidedRunId = coalesce(decidedRunId, '')

@@ -13,7 +13,7 @@ import { toGraphQLError } from './errors';
  * selection times the nodes it can return, min(TRIBUTARY_MAX_NODES per direction, 4^depth), with
  * the depth the server uses when none is given; an unpaged list on an entity (a dataset's consumers,
  * a job's outputs) costs LIST_FANOUT times its selection; coverage, coverageGaps, lineageBreaks and
- * lineageDiff cost ANALYTICS_COST each plus `first` times their selection, path TRIBUTARY_MAX_NODES. Aliases add up, nesting multiplies.
+ * lineageDiff cost ANALYTICS_COST each (lineageDiff twice) plus `first` times their selection, path TRIBUTARY_MAX_NODES. Aliases add up, nesting multiplies.
  */
 export interface QueryLimits {
   maxDepth: number;
@@ -45,7 +45,10 @@ const ANALYTICS = new Set(['coverage', 'coverageGaps', 'lineageBreaks', 'lineage
 export function costEstimator(caps: WalkCaps): ComplexityEstimator {
   return ({ args, field, type, childComplexity }) => {
     // Analytics cost their work, plus the page they answer (lineageDiff's changes, coverageGaps' gaps).
-    if (ANALYTICS.has(field.name) && type.name === 'Query') return ANALYTICS_COST + Math.max(1, Number(args.first) || 1) * childComplexity;
+    // lineageDiff reads two snapshots of its scope.
+    if (ANALYTICS.has(field.name) && type.name === 'Query') {
+      return (field.name === 'lineageDiff' ? 2 : 1) * ANALYTICS_COST + Math.max(1, Number(args.first) || 1) * childComplexity;
+    }
     // path searches up to TRIBUTARY_MAX_NODES nodes, then answers `first` paths.
     if (field.name === 'path' && type.name === 'Query') return 1 + caps.maxNodes + Math.max(1, Number(args.first) || 1) * childComplexity;
     if (typeof args.first === 'number') return 1 + Math.max(1, args.first) * childComplexity;

@@ -17,8 +17,9 @@ import type { Metrics } from '../metrics';
  *
  * Delivery is separate from checking: alerts wait in a bounded queue and are POSTed one at a time
  * with retries (network errors, timeouts, 429 and 5xx; `attempts` tries, backoff doubling from
- * `backoffMs`); another 4xx fails the alert at once. Checks only read, on their own schedule, so
- * neither a slow webhook nor a failing check ever holds up ingestion.
+ * `backoffMs`, at most 10 minutes); another 4xx or a redirect fails the alert at once. Checks only
+ * read, on their own schedule, so neither a slow webhook nor a failing check ever holds up
+ * ingestion; stop() aborts a delivery in flight. A check that fails keeps the previous baseline.
  */
 
 export interface AlertPayload {
@@ -65,6 +66,8 @@ export interface Regression {
 const MAX_QUEUED = 20;
 const MAX_REGRESSIONS = 100;
 const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Longest wait between two attempts, whatever the backoff doubles to. */
+const MAX_WAIT_MS = 600_000;
 
 export class CoverageAlerts {
   private timer: NodeJS.Timeout | null = null;
@@ -72,7 +75,8 @@ export class CoverageAlerts {
   private previous: { snapshot: Snapshot; at: string } | null = null;
   private readonly queue: AlertPayload[] = [];
   private delivering: Promise<void> | null = null;
-  private stopped = false;
+  /** Aborted by stop(): ends a delivery attempt or a wait between attempts at once. */
+  private halt = new AbortController();
 
   constructor(
     private readonly diff: DiffService,
@@ -84,6 +88,7 @@ export class CoverageAlerts {
   /** Checks after `firstInMs` (the baseline; default 5 s, or intervalS if shorter), then every intervalS. */
   start(firstInMs = Math.min(5_000, this.settings.intervalS * 1000)): void {
     if (this.timer) return;
+    if (this.halt.signal.aborted) this.halt = new AbortController();
     const tick = () => {
       void this.check().finally(() => {
         if (this.timer) this.timer = setTimeout(tick, this.settings.intervalS * 1000).unref();
@@ -92,15 +97,18 @@ export class CoverageAlerts {
     this.timer = setTimeout(tick, firstInMs).unref();
   }
 
-  /** Stops checking; a delivery in flight finishes its attempt, queued alerts are dropped (and logged). */
+  /** Stops checking and delivering at once (an attempt in flight is aborted); undelivered alerts are logged and counted as dropped. */
   async stop(): Promise<void> {
-    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
-    if (this.queue.length) this.log.warn('coverage alerts not delivered at shutdown', { count: this.queue.length });
-    this.queue.length = 0;
+    this.halt.abort();
     await this.delivering;
+    if (this.queue.length) {
+      this.metrics.alerts.inc({ outcome: 'dropped' }, this.queue.length);
+      this.log.warn('coverage alerts not delivered at shutdown', { count: this.queue.length, ids: this.queue.map((a) => a.id) });
+    }
+    this.queue.length = 0;
   }
 
   /** One check now (or the one in flight): the alert it queued, or null. */
@@ -115,14 +123,16 @@ export class CoverageAlerts {
     const { scope, value } = this.settings;
     try {
       const at = new Date().toISOString();
-      const snapshot = await this.diff.snapshot(scope as CoverageScope, value, null);
+      const snapshot = await this.diff.snapshot(scope as CoverageScope, value, null, false);
       const previous = this.previous;
-      this.previous = { snapshot, at };
       if (!previous) {
+        this.previous = { snapshot, at };
         this.metrics.alertChecks.inc({ outcome: 'baseline' });
         return null;
       }
       const alert = await this.findings(previous, { snapshot, at });
+      // Only a complete check moves the baseline: after a failure the next one compares with the last good one.
+      this.previous = { snapshot, at };
       this.metrics.alertChecks.inc({ outcome: alert ? 'alerted' : 'quiet' });
       if (alert) this.enqueue(alert);
       return alert;
@@ -137,7 +147,9 @@ export class CoverageAlerts {
     const changes = compare(before.snapshot, after.snapshot).changes.filter((c) => c.kind === DiffChangeKind.GRANULARITY_REGRESSED);
     const shown = changes.slice(0, MAX_REGRESSIONS);
     await this.diff.explain(shown);
-    const drops = this.drops(before.snapshot, after.snapshot);
+    // A truncated snapshot holds a different subset of the scope each time: its shares are not comparable.
+    const partial = before.snapshot.truncated || after.snapshot.truncated;
+    const drops = partial ? [] : this.drops(before.snapshot, after.snapshot);
     if (changes.length === 0 && drops.length === 0) return null;
     const regressions: Regression[] = shown.map((c) => ({
       jobId: c.jobId!,
@@ -154,6 +166,7 @@ export class CoverageAlerts {
     const parts = [
       changes.length ? `column lineage lost on ${changes.length} job → output edge${changes.length === 1 ? '' : 's'}` : null,
       ...drops.map((d) => `${d.group === 'SCOPE' ? 'coverage' : `${d.group.toLowerCase()} ${d.key}`} ${pct(d.before)} → ${pct(d.after)}`),
+      partial ? 'partial: the scope has more edges than TRIBUTARY_MAX_COVERAGE_EDGES, share drops not compared' : null,
     ].filter(Boolean);
     return {
       type: 'tributary.coverage.drop',
@@ -165,7 +178,7 @@ export class CoverageAlerts {
       summary: parts.join('; '),
       coverage: { before: snapshotCoverage('before', before.snapshot), after: snapshotCoverage('after', after.snapshot) },
       ...findings,
-      truncated: before.snapshot.truncated || after.snapshot.truncated,
+      truncated: partial,
     };
   }
 
@@ -200,37 +213,59 @@ export class CoverageAlerts {
   }
 
   private async drain(): Promise<void> {
-    for (let alert = this.queue.shift(); alert && !this.stopped; alert = this.queue.shift()) {
-      const ok = await this.deliver(alert);
-      this.metrics.alerts.inc({ outcome: ok ? 'delivered' : 'failed' });
+    while (this.queue.length > 0 && !this.halt.signal.aborted) {
+      const alert = this.queue[0]!;
+      const outcome = await this.deliver(alert);
+      if (outcome === 'stopped') return; // left in the queue: stop() logs and counts it
+      this.queue.shift();
+      this.metrics.alerts.inc({ outcome });
     }
   }
 
-  /** POSTs one alert, retrying as the class comment says; true when the webhook took it (2xx). */
-  private async deliver(alert: AlertPayload): Promise<boolean> {
+  /** POSTs one alert, retrying as the class comment says: delivered (2xx), failed, or stopped by stop(). */
+  private async deliver(alert: AlertPayload): Promise<'delivered' | 'failed' | 'stopped'> {
     const body = JSON.stringify(alert);
     const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'tributary-alerts', 'x-tributary-alert-id': alert.id };
     if (this.settings.secret) headers['x-tributary-signature'] = `sha256=${createHmac('sha256', this.settings.secret).update(body).digest('hex')}`;
+    const halt = this.halt.signal;
     for (let attempt = 1; attempt <= this.settings.attempts; attempt++) {
       let retry: boolean;
       let reason: string;
       try {
-        const res = await fetch(this.settings.webhook, { method: 'POST', headers, body, signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS), redirect: 'error' });
+        // Redirects are not followed (the body would be re-sent elsewhere): a 3xx fails the alert.
+        const res = await fetch(this.settings.webhook, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.any([halt, AbortSignal.timeout(ATTEMPT_TIMEOUT_MS)]) });
         await res.body?.cancel();
-        if (res.ok) return true;
+        if (res.ok) return 'delivered';
         retry = res.status === 429 || res.status >= 500;
         reason = `HTTP ${res.status}`;
       } catch (err) {
+        if (halt.aborted) return 'stopped';
         retry = true;
         reason = (err as Error).message;
       }
-      const last = !retry || attempt === this.settings.attempts || this.stopped;
+      const last = !retry || attempt === this.settings.attempts;
       this.log.warn(last ? 'coverage alert not delivered' : 'coverage alert delivery failed; retrying', { id: alert.id, attempt, reason });
-      if (last) return false;
-      await new Promise((r) => setTimeout(r, this.settings.backoffMs * 2 ** (attempt - 1)).unref());
+      if (last) return 'failed';
+      const wait = Math.min(this.settings.backoffMs * 2 ** (attempt - 1), MAX_WAIT_MS);
+      if (!(await sleep(wait, halt))) return 'stopped';
     }
-    return false;
+    return 'failed';
   }
+}
+
+/** Waits `ms`; false when `signal` aborts first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(ok);
+    };
+    const onAbort = () => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;

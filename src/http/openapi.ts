@@ -63,7 +63,7 @@ export const OPENAPI = {
         parameters: [
           ...scopeParameters,
           { name: 'from', in: 'query', required: true, schema: { type: 'string', format: 'date-time' }, description: 'Lineage as of this time.' },
-          { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Default: current lineage.' },
+          { name: 'to', in: 'query', schema: { type: 'string', format: 'date-time' }, description: 'Default: now.' },
           { name: 'kinds', in: 'query', schema: { type: 'string' }, description: `Comma-separated change kinds (default every kind): ${DIFF_KINDS.join(', ')}.` },
           { name: 'first', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000, default: 100 } },
           { name: 'after', in: 'query', schema: { type: 'string' }, description: 'The nextCursor of the previous page.' },
@@ -139,7 +139,7 @@ export const OPENAPI = {
           scope: { type: 'string' },
           value: { type: ['string', 'null'] },
           from: { type: 'string', format: 'date-time' },
-          to: { type: ['string', 'null'], format: 'date-time', description: 'null: current lineage.' },
+          to: { type: ['string', 'null'], format: 'date-time', description: 'As asked; null: the time of the request.' },
           coverageFrom: { $ref: '#/components/schemas/Figures' },
           coverageTo: { $ref: '#/components/schemas/Figures' },
           delta: { type: 'object', properties: { edges: { type: 'integer' }, columnLevel: { type: 'integer' }, columnLevelShare: { type: 'number' }, fieldShare: { type: 'number' } } },

@@ -79,9 +79,10 @@ export interface Provenance {
 const edgeKey = (jobId: string, direction: string, datasetId: string) => `${jobId}\u0000${direction}\u0000${datasetId}`;
 
 /**
- * Edge states from snapshot rows. Column level: with a time, the deciding run's report when it
- * was recorded, else any column lineage of the job into the dataset seen by then; for current
- * lineage (at null), the figures coverage keeps on the edge, so they equal `coverage`.
+ * Edge states from snapshot rows. Column level (some output field with an input through the job,
+ * as coverage counts it): with a time, from the deciding run's report when it was recorded, else
+ * from any column lineage of the job into the dataset seen by then; for current lineage (at null),
+ * from the figures coverage keeps on the edge, so they equal `coverage`.
  */
 export function toSnapshot(rows: SnapshotRow[], at: string | null, truncated: boolean): Snapshot {
   const edges = new Map<string, EdgeState>();
@@ -89,7 +90,6 @@ export function toSnapshot(rows: SnapshotRow[], at: string | null, truncated: bo
     const output = r.direction === IoDirection.OUTPUT;
     const recorded = output && at !== null && r.decidedRecorded === true;
     const cllFields = r.cllFields ?? [];
-    const columnLevel = output && (recorded ? r.cllWhole === true || cllFields.length > 0 : r.anyCll === true);
     let outputFields = 0;
     let fieldsWithInputs = 0;
     if (recorded) {
@@ -99,6 +99,8 @@ export function toSnapshot(rows: SnapshotRow[], at: string | null, truncated: bo
       outputFields = r.anyFields ?? 0;
       fieldsWithInputs = r.anyWithInputs ?? 0;
     }
+    // As coverage counts it: column level when some output field has an input through the job.
+    const columnLevel = output && (recorded ? fieldsWithInputs > 0 : r.anyCll === true);
     edges.set(edgeKey(r.jobId, r.direction, r.datasetId), {
       jobId: r.jobId,
       namespace: r.namespace,

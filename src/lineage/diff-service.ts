@@ -9,9 +9,10 @@ import { CoverageScope, DiffChangeKind } from './types';
 /**
  * Lineage diff: what changed in a scope's lineage between two times, from the run history the
  * graph keeps (the same `asOf` rule as lineage: a job's edges at T are those of its latest run that
- * had reported IO by T), and the coverage at both ends. Exact where the runs' reports were recorded
- * (runs projected since per-run reports are kept, or after `npm run reproject`); `unrecorded` counts
- * the edges where they were not.
+ * had reported IO by T), and the coverage at both ends, both read by the same rules. A run counts
+ * with everything it reported, also what its events after T added (a run still going at T counts
+ * with its final report). Field comparisons need the runs' reports (runs projected since they are
+ * kept, or after `npm run reproject`); `unrecorded` counts the edges where they are missing.
  */
 
 export interface DiffRequest {
@@ -19,7 +20,7 @@ export interface DiffRequest {
   value: string | null;
   /** ISO-8601. */
   from: string;
-  /** ISO-8601; null: current lineage (what `lineage` and `coverage` answer now). */
+  /** ISO-8601; null: now. */
   to: string | null;
   /** Only these kinds (all when null or empty). */
   kinds: DiffChangeKind[] | null;
@@ -43,6 +44,7 @@ export interface LineageDiff {
   scope: CoverageScope;
   value: string | null;
   from: string;
+  /** As asked (null: the end was the time of the request). */
   to: string | null;
   coverageFrom: CoverageFigures;
   coverageTo: CoverageFigures;
@@ -71,8 +73,10 @@ export class DiffService {
     checkFirst(req.first, 1000);
     const from = normaliseAsOf(req.from, 'from');
     const to = req.to ? normaliseAsOf(req.to, 'to') : null;
-    if (to !== null && to < from) throw badInput('to must not be before from');
-    const [a, b] = await Promise.all([this.snapshot(req.scope, req.value, from), this.snapshot(req.scope, req.value, to)]);
+    // Without `to`, the end is now, read by the same rules as `from` (so nothing differs but time).
+    const end = to ?? new Date().toISOString();
+    if (end < from) throw badInput('to must not be before from');
+    const [a, b] = await Promise.all([this.snapshot(req.scope, req.value, from), this.snapshot(req.scope, req.value, end)]);
     const cmp = compare(a, b);
     const wanted = req.kinds && req.kinds.length > 0 ? new Set(req.kinds) : null;
     const changes = wanted ? cmp.changes.filter((c) => wanted.has(c.kind)) : cmp.changes;
@@ -104,11 +108,15 @@ export class DiffService {
     };
   }
 
-  /** The scope's lineage at `at` (null: current), at most TRIBUTARY_MAX_COVERAGE_EDGES edges. */
-  async snapshot(scope: CoverageScope, value: string | null, at: string | null): Promise<Snapshot> {
+  /**
+   * The scope's lineage at `at` (null: current, as `coverage` counts it), at most
+   * TRIBUTARY_MAX_COVERAGE_EDGES edges; without `details`, no schema fields or column-lineage pairs
+   * (what coverage-drop checks do without).
+   */
+  async snapshot(scope: CoverageScope, value: string | null, at: string | null, details = true): Promise<Snapshot> {
     const limit = this.limits.maxCoverageEdges;
     const v = scope === CoverageScope.ENGINE ? value!.toLowerCase() : value;
-    const rows = await this.executor.read<SnapshotRow>(Query.DiffSnapshot, { scope, value: v, at, limit: limit + 1 });
+    const rows = await this.executor.read<SnapshotRow>(Query.DiffSnapshot, { scope, value: v, at, limit: limit + 1, details });
     return toSnapshot(rows.slice(0, limit), at, rows.length > limit);
   }
 

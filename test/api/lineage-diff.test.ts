@@ -109,14 +109,17 @@ describe('lineage diff', () => {
     assert.deepEqual(d.changes.items, expected(nsReversed));
   });
 
-  it('current coverage sees the regression too, and a diff to now ends on the coverage query', async () => {
+  it('current coverage sees the regression too; a diff to now counts as coverage does, and from a minute ago finds nothing', async () => {
     const cov = await svc.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { ${FIG} } } }`, { ns });
     const overall = (cov.data as any).coverage.overall;
     assert.equal(overall.columnLevel, 0);
     const d = await diff({ from: MID, value: ns });
     assert.equal(d.to, null);
     assert.deepEqual({ ...d.coverageTo, key: 'all' }, overall);
-    assert.deepEqual(d.changes.items[0], expected(ns)[0]);
+    assert.deepEqual(d.changes.items, expected(ns));
+    const recent = await diff({ from: new Date(Date.now() - 60_000).toISOString(), value: ns });
+    assert.equal(recent.changes.total, 0);
+    assert.deepEqual(recent.delta, { edges: 0, columnLevel: 0, columnLevelShare: 0, fieldShare: 0 });
   });
 
   it('before anything ran, everything appears; between the same times, nothing changed', async () => {

@@ -62,6 +62,9 @@ describe('lineage diff (pure)', () => {
     const whole = out({ cllFields: [], cllWhole: true });
     const e = toSnapshot([whole], T, false).edges.values().next().value!;
     assert.deepEqual([e.columnLevel, e.outputFields, e.fieldsWithInputs], [true, 2, 2]);
+    // As coverage counts it: dataset-level dependencies into an output with no known field give no field an input.
+    const wholeNoFields = out({ fields: [], cllFields: [], cllWhole: true });
+    assert.equal(toSnapshot([wholeNoFields], T, false).edges.values().next().value!.columnLevel, false);
   });
 
   it('a run that changed nothing gives no change; an unrecorded run is counted, not guessed', () => {

@@ -7,7 +7,7 @@ export class LineageDiffArgs {
   @Field(() => String, { description: 'Start of the comparison (ISO-8601): lineage as of this time.' })
   from!: string;
 
-  @Field(() => String, { nullable: true, description: 'End (ISO-8601); default: current lineage (what `lineage` and `coverage` answer now).' })
+  @Field(() => String, { nullable: true, description: 'End (ISO-8601); default: now.' })
   to?: string | null;
 
   @Field(() => CoverageScope, { defaultValue: CoverageScope.ALL, description: 'Which jobs: ALL (default), NAMESPACE, JOB or ENGINE.' })

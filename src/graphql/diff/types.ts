@@ -89,13 +89,13 @@ export class LineageDiff {
   @Field(() => String, { description: 'The start, ISO-8601 UTC.' })
   from!: string;
 
-  @Field(() => String, { nullable: true, description: 'The end; null: current lineage.' })
+  @Field(() => String, { nullable: true, description: 'The end as asked; null: the time of the request.' })
   to!: string | null;
 
   @Field(() => CoverageFigures, { description: 'Coverage of the scope\'s output edges at `from`.' })
   coverageFrom!: CoverageFigures;
 
-  @Field(() => CoverageFigures, { description: 'Coverage at `to` (with `to` null: equal to `coverage`).' })
+  @Field(() => CoverageFigures, { description: 'Coverage of the scope\'s output edges at `to`, counted as at `from`.' })
   coverageTo!: CoverageFigures;
 
   @Field(() => CoverageDelta, { description: 'coverageTo minus coverageFrom.' })

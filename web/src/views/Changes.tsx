@@ -49,6 +49,7 @@ export function RecentChanges({ scope, value, days, periodHref }: { scope: strin
   const state = useQuery<Answer>(QUERY, { scope, value, from });
   const d = state.data?.lineageDiff;
   const granularity = d?.changes.items.filter((c) => c.kind.startsWith('GRANULARITY_')) ?? [];
+  const granularityTotal = d?.counts.filter((c) => c.kind.startsWith('GRANULARITY_')).reduce((n, c) => n + c.count, 0) ?? 0;
   return (
     <section aria-labelledby="changes-title" data-testid="recent-changes">
       <h2 id="changes-title">
@@ -71,6 +72,11 @@ export function RecentChanges({ scope, value, days, periodHref }: { scope: strin
             {d.truncated ? ' Partial: the scope has more edges than the server reads at once.' : ''}
             {d.unrecorded ? ` ${d.unrecorded} edges ran before per-run reports were kept (reproject to compare their fields).` : ''}
           </p>
+          {granularityTotal > granularity.length ? (
+            <p className="muted">
+              Showing {granularity.length} of {granularityTotal} granularity changes (all of them: lineageDiff in GraphQL or GET /api/v1/lineage/diff).
+            </p>
+          ) : null}
           {granularity.length ? (
             <table className="grid" data-testid="granularity-changes">
               <thead>

@@ -29,16 +29,17 @@ const QUERY = `query Coverage($scope: CoverageScope!, $value: String, $ns: Strin
 
 type SortKey = 'key' | 'edges' | 'columnLevelShare' | 'fieldShare';
 
-/** Coverage dashboard: /coverage?scope=ALL|NAMESPACE|ENGINE&value=...&sort=...&days=1|7|30 (the changes' period) */
+/** Coverage dashboard: /coverage?scope=ALL|NAMESPACE|ENGINE&value=...&sort=...&days=1|7|30 (with days: the changes of that period) */
 export function CoverageView({ loc }: { loc: Location }) {
   const scope = (['ALL', 'NAMESPACE', 'ENGINE', 'JOB'].includes(loc.params.get('scope') ?? '') ? loc.params.get('scope') : 'ALL') as string;
   const value = scope === 'ALL' ? null : loc.params.get('value');
   const sort = (loc.params.get('sort') ?? 'columnLevelShare') as SortKey;
-  const days = [1, 7, 30].includes(Number(loc.params.get('days'))) ? Number(loc.params.get('days')) : 7;
+  // The changes panel reads two snapshots of the scope: only when asked (?days=).
+  const days = [1, 7, 30].includes(Number(loc.params.get('days'))) ? Number(loc.params.get('days')) : null;
   const state = useQuery<Answer>(QUERY, { scope, value, ns: scope === 'NAMESPACE' ? value : null });
   const c = state.data?.coverage;
-  const to = (s: string, v: string | null, k: SortKey = sort, d = days) =>
-    href('/coverage', { scope: s === 'ALL' ? null : s, value: v, sort: k === 'columnLevelShare' ? null : k, days: d === 7 ? null : d });
+  const to = (s: string, v: string | null, k: SortKey = sort, d: number | null = days) =>
+    href('/coverage', { scope: s === 'ALL' ? null : s, value: v, sort: k === 'columnLevelShare' ? null : k, days: d });
   return (
     <section aria-labelledby="coverage-title">
       <header className="view-head">
@@ -57,7 +58,13 @@ export function CoverageView({ loc }: { loc: Location }) {
             <Stat label="output fields with an input field" value={pct(c.overall.fieldShare)} />
           </div>
           <Trend points={c.trend} />
-          <RecentChanges scope={scope} value={value} days={days} periodHref={(d) => to(scope, value, sort, d)} />
+          {days ? (
+            <RecentChanges scope={scope} value={value} days={days} periodHref={(d) => to(scope, value, sort, d)} />
+          ) : (
+            <p>
+              <Link to={to(scope, value, sort, 7)}>What changed in the last 7 days?</Link>
+            </p>
+          )}
           <div className="columns">
             <FigureTable title="By engine" rows={c.byEngine} sort={sort} link={(k) => to('ENGINE', k)} sortTo={(k) => to(scope, value, k)} />
             <FigureTable title="By namespace" rows={c.byNamespace} sort={sort} link={(k) => to('NAMESPACE', k)} sortTo={(k) => to(scope, value, k)} />
