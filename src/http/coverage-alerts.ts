@@ -6,6 +6,7 @@ import type { DiffService } from '../lineage/diff-service';
 import { CoverageScope, DiffChangeKind, IoDirection, type ChangeCause } from '../lineage/types';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
+import { Repeat } from './repeat';
 
 /**
  * Coverage-drop alerts. Every `intervalS` a check reads the watched scope's current lineage (one
@@ -70,7 +71,7 @@ const ATTEMPT_TIMEOUT_MS = 10_000;
 const MAX_WAIT_MS = 600_000;
 
 export class CoverageAlerts {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly schedule: Repeat;
   private running: Promise<AlertPayload | null> | null = null;
   private previous: { snapshot: Snapshot; at: string } | null = null;
   private readonly queue: AlertPayload[] = [];
@@ -83,24 +84,20 @@ export class CoverageAlerts {
     private readonly settings: AlertSettings,
     private readonly metrics: Metrics,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.schedule = new Repeat(() => this.check(), this.settings.intervalS * 1000);
+  }
 
   /** Checks after `firstInMs` (the baseline; default 5 s, or intervalS if shorter), then every intervalS. */
   start(firstInMs = Math.min(5_000, this.settings.intervalS * 1000)): void {
-    if (this.timer) return;
+    if (this.schedule.running) return;
     if (this.halt.signal.aborted) this.halt = new AbortController();
-    const tick = () => {
-      void this.check().finally(() => {
-        if (this.timer) this.timer = setTimeout(tick, this.settings.intervalS * 1000).unref();
-      });
-    };
-    this.timer = setTimeout(tick, firstInMs).unref();
+    this.schedule.start(firstInMs);
   }
 
   /** Stops checking and delivering at once (an attempt in flight is aborted); undelivered alerts are logged and counted as dropped. */
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.schedule.stop();
     await this.running;
     this.halt.abort();
     await this.delivering;

@@ -2,6 +2,7 @@ import type { BreaksService } from '../lineage/breaks-service';
 import type { CoverageService } from '../lineage/coverage-service';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
+import { Repeat } from './repeat';
 
 export interface GaugeSettings {
   /** Seconds between refreshes; 0: never. */
@@ -19,7 +20,7 @@ export interface GaugeSettings {
  * Never runs two refreshes at once.
  */
 export class CoverageGauges {
-  private timer: NodeJS.Timeout | null = null;
+  private readonly schedule: Repeat;
   private running: Promise<void> | null = null;
 
   constructor(
@@ -28,22 +29,17 @@ export class CoverageGauges {
     private readonly metrics: Metrics,
     private readonly settings: GaugeSettings,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.schedule = new Repeat(() => this.refresh(), this.settings.intervalS * 1000);
+  }
 
   /** Refreshes after `firstInMs`, then every intervalS. */
   start(firstInMs = 5_000): void {
-    if (this.settings.intervalS <= 0 || this.timer) return;
-    const tick = () => {
-      void this.refresh().finally(() => {
-        if (this.timer) this.timer = setTimeout(tick, this.settings.intervalS * 1000).unref();
-      });
-    };
-    this.timer = setTimeout(tick, firstInMs).unref();
+    if (this.settings.intervalS > 0) this.schedule.start(firstInMs);
   }
 
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    this.schedule.stop();
     await this.running;
   }
 
