@@ -8,18 +8,21 @@
 //   lineage into it or completed, with what it reported (null lists: not recorded, see below). The
 //   latest one is kept on PRODUCES (decidedRunId): found by id when it is not after $at, else the
 //   job's runs writing the dataset are searched (their number bounds the cost of a past time).
-//   Recorded lists (fields, cllFields, cllPairs) are what the run's events reported about the
+//   Recorded reports (fields, cllFields, cllPairs) are what the run's events said about the
 //   dataset (merge-inputs / merge-outputs); null on static edges and on runs projected before they
 //   were kept. For those, `anyCll`, `anyFields` and `anyWithInputs` give the column lineage of the
 //   job into the dataset seen by $at (any time, DERIVES / INFLUENCES edges, names not joined), and
 //   with $at null the figures kept on PRODUCES (those coverage reports).
 //   Scope: ALL, NAMESPACE, JOB (an id) or ENGINE, chosen as in coverage-edges.cypher.
+//   The runs' full reports (schema fields, column-lineage pairs) are not read here, only whether
+//   they exist: a diff reads them for the few edges whose runs differ (run-reports.cypher).
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (null for ALL), $at (ISO time or null),
-//   $limit: maximum rows; $details: false leaves out the lists only a diff compares (fields, cllPairs: null)
+//   $limit: maximum rows
 // Columns: jobId, namespace, engine, direction ('INPUT' | 'OUTPUT'), datasetId, runId (null: static edge),
-//   fields (list or null); OUTPUT rows also (else null): decidedRunId, decidedRecorded, cllFields, cllWhole,
-//   cllPairs, anyCll, anyFields, anyWithInputs. Ordered by jobId, direction, datasetId.
-// Warm-up: [{"scope": ["ALL"], "value": [null], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "details": [true, false]}, {"scope": ["JOB"], "value": ["-"], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "details": [true]}]
+//   recorded (the run's report of the dataset exists); OUTPUT rows also (else null): decidedRunId,
+//   decidedRecorded, cllFields, cllWhole, reportedFields (distinct fields in the run's schema and the
+//   deciding run's column lineage), anyCll, anyFields, anyWithInputs. Ordered by jobId, direction, datasetId.
+// Warm-up: [{"scope": ["ALL"], "value": [null], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"scope": ["JOB"], "value": ["-"], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j
@@ -51,9 +54,9 @@ CALL (j, ioRunId) {
   WHERE ($at IS NULL AND j.ioRunId IS NULL AND f.current) OR ($at IS NOT NULL AND f.lastRunId IS NULL AND f.firstSeen <= $at)
   RETURN 'INPUT' AS direction, d, null AS runId, null AS fields
 }
-WITH j, direction, d, runId, CASE WHEN $details THEN fields END AS fields ORDER BY j.id, direction, d.id
+WITH j, direction, d, runId, fields ORDER BY j.id, direction, d.id
 LIMIT toInteger($limit)
-CALL (j, d, direction) {
+CALL (j, d, direction, fields) {
   WITH j, d WHERE direction = 'OUTPUT'
   OPTIONAL MATCH (j)-[p:PRODUCES]->(d)
   OPTIONAL MATCH (latest:Run {id: p.decidedRunId})
@@ -84,15 +87,17 @@ CALL (j, d, direction) {
     RETURN 0 AS fieldsByThen, 0 AS derivedByThen, false AS influencedByThen
   }
   RETURN r.id AS decidedRunId, o IS NOT NULL AND o.fields IS NOT NULL AS decidedRecorded,
-         o.cllFields AS cllFields, o.cllWhole AS cllWhole, CASE WHEN $details THEN o.cllPairs END AS cllPairs,
+         o.cllFields AS cllFields, o.cllWhole AS cllWhole,
+         size(COLLECT { UNWIND coalesce(fields, []) + coalesce(o.cllFields, []) AS n RETURN DISTINCT n }) AS reportedFields,
          CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0) > 0 ELSE derivedByThen > 0 OR influencedByThen END AS anyCll,
          CASE WHEN $at IS NULL THEN coalesce(p.outputFields, 0) ELSE fieldsByThen END AS anyFields,
          CASE WHEN $at IS NULL THEN coalesce(p.fieldsWithInputs, 0)
               WHEN influencedByThen THEN fieldsByThen ELSE derivedByThen END AS anyWithInputs
   UNION
   WITH j, d WHERE direction = 'INPUT'
-  RETURN null AS decidedRunId, null AS decidedRecorded, null AS cllFields, null AS cllWhole, null AS cllPairs,
+  RETURN null AS decidedRunId, null AS decidedRecorded, null AS cllFields, null AS cllWhole, null AS reportedFields,
          null AS anyCll, null AS anyFields, null AS anyWithInputs
 }
 RETURN j.id AS jobId, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, direction, d.id AS datasetId,
-       runId, fields, decidedRunId, decidedRecorded, cllFields, cllWhole, cllPairs, anyCll, anyFields, anyWithInputs
+       runId, fields IS NOT NULL AS recorded, decidedRunId, decidedRecorded, cllFields, cllWhole, reportedFields,
+       anyCll, anyFields, anyWithInputs

@@ -57,6 +57,7 @@ export enum Query {
   CoverageSummary = 'analytics/coverage-summary',
   DiffSnapshot = 'analytics/diff-snapshot',
   RunProvenance = 'analytics/run-provenance',
+  RunReports = 'analytics/run-reports',
   LineageBreaks = 'analytics/lineage-breaks',
   Search = 'nodes/search',
   Identity = 'nodes/identity',

@@ -120,7 +120,7 @@ export class CoverageAlerts {
     const { scope, value } = this.settings;
     try {
       const at = new Date().toISOString();
-      const snapshot = await this.diff.snapshot(scope as CoverageScope, value, null, false);
+      const snapshot = await this.diff.snapshot(scope as CoverageScope, value, null);
       const previous = this.previous;
       if (!previous) {
         this.previous = { snapshot, at };

@@ -16,25 +16,29 @@ export interface SnapshotRow {
   datasetId: string;
   /** The run whose IO this edge is (null: a static edge from JobEvents). */
   runId: string | null;
-  /** Schema paths that run reported for the dataset (null: not recorded). */
-  fields: string[] | null;
+  /** Whether that run's report of the dataset was kept (runs projected before reports were kept: no). */
+  recorded: boolean;
   decidedRunId: string | null;
   decidedRecorded: boolean | null;
   cllFields: string[] | null;
   cllWhole: boolean | null;
-  cllPairs: string[] | null;
+  /** Distinct fields of the run's schema and the deciding run's column lineage. */
+  reportedFields: number | null;
   anyCll: boolean | null;
   anyFields: number | null;
   anyWithInputs: number | null;
 }
 
-/** A job's edge to a dataset at one time (the run and schema as in its snapshot row). */
-export interface EdgeState extends Pick<SnapshotRow, 'jobId' | 'namespace' | 'engine' | 'direction' | 'datasetId' | 'runId' | 'fields'> {
+/** A job's edge to a dataset at one time (the run as in its snapshot row). */
+export interface EdgeState extends Pick<SnapshotRow, 'jobId' | 'namespace' | 'engine' | 'direction' | 'datasetId' | 'runId' | 'recorded'> {
   /** Outputs only (else false / null / 0). */
   columnLevel: boolean;
   /** The run that decided the granularity (null: none did; then the job's column lineage seen by then counts). */
   decidedRunId: string | null;
-  /** Column-lineage pairs `[inputFieldId, outputField | null]` of the deciding run; null when not recorded. */
+  decidedRecorded: boolean;
+  /** The run's schema paths, once read (withReports); null until then or when not recorded. */
+  fields: string[] | null;
+  /** Column-lineage pairs `[inputFieldId, outputField | null]` of the deciding run, once read; else null. */
   pairs: [string, string | null][] | null;
   outputFields: number;
   fieldsWithInputs: number;
@@ -93,7 +97,7 @@ export function toSnapshot(rows: SnapshotRow[], at: string | null, truncated: bo
     let outputFields = 0;
     let fieldsWithInputs = 0;
     if (recorded) {
-      outputFields = new Set([...(r.fields ?? []), ...cllFields]).size;
+      outputFields = r.reportedFields ?? 0;
       fieldsWithInputs = r.cllWhole ? outputFields : cllFields.length;
     } else if (output) {
       outputFields = r.anyFields ?? 0;
@@ -108,10 +112,12 @@ export function toSnapshot(rows: SnapshotRow[], at: string | null, truncated: bo
       direction: r.direction,
       datasetId: r.datasetId,
       runId: r.runId,
-      fields: r.fields,
+      recorded: r.recorded,
+      fields: null,
       columnLevel,
       decidedRunId: output ? r.decidedRunId : null,
-      pairs: output && r.decidedRecorded && r.cllPairs ? r.cllPairs.map((p) => JSON.parse(p) as [string, string | null]) : null,
+      decidedRecorded: output && r.decidedRecorded === true,
+      pairs: null,
       outputFields,
       fieldsWithInputs,
     });
@@ -188,7 +194,7 @@ export function compare(a: Snapshot, b: Snapshot): Comparison {
         toRunId: e.decidedRunId,
       });
     }
-    if (e.direction === IoDirection.OUTPUT && old.decidedRunId !== e.decidedRunId) {
+    if (e.direction === IoDirection.OUTPUT && old.decidedRunId !== e.decidedRunId && old.decidedRunId && e.decidedRunId) {
       if (old.pairs && e.pairs) {
         const key2 = (p: [string, string | null]) => JSON.stringify(p);
         const before = new Map(old.pairs.map((p) => [key2(p), p]));
@@ -196,9 +202,9 @@ export function compare(a: Snapshot, b: Snapshot): Comparison {
         const runs = { fromRunId: old.decidedRunId, toRunId: e.decidedRunId };
         for (const [k, [input, field]] of after) if (!before.has(k)) add(DiffChangeKind.FIELD_EDGE_APPEARED, { ...ref, ...runs, field, inputFieldId: input });
         for (const [k, [input, field]] of before) if (!after.has(k)) add(DiffChangeKind.FIELD_EDGE_DISAPPEARED, { ...ref, ...runs, field, inputFieldId: input });
-      } else if (old.decidedRunId && e.decidedRunId) unrecorded.add(key);
+      } else if (!(old.decidedRecorded && e.decidedRecorded)) unrecorded.add(key);
     }
-    if ((old.fields === null && old.runId !== null) || (e.fields === null && e.runId !== null)) unrecorded.add(key);
+    if ((old.runId !== null && !old.recorded) || (e.runId !== null && !e.recorded)) unrecorded.add(key);
   }
   for (const [key, e] of a.edges) {
     if (!b.edges.has(key)) add(DiffChangeKind.EDGE_DISAPPEARED, { jobId: e.jobId, datasetId: e.datasetId, direction: e.direction, fromRunId: e.runId });
@@ -218,27 +224,78 @@ export function compare(a: Snapshot, b: Snapshot): Comparison {
 
 /**
  * Fields of datasets present at both times: the union of the schemas the scope's runs reported
- * for the dataset at each time. Compared only where every edge to it was recorded and some run
- * reported a schema at both times (no schema reported says nothing about its fields).
+ * for the dataset at each time. Compared only where every edge to it has a recorded run report at
+ * both times, some run reported a schema at both times (no schema reported says nothing about its
+ * fields), and the runs differ (the same runs report the same fields).
  */
 function compareFields(a: Snapshot, b: Snapshot, add: (kind: DiffChangeKind, c: Partial<DiffChange>) => void): void {
-  const schemas = (s: Snapshot) => {
-    const out = new Map<string, Set<string> | null>();
-    for (const e of s.edges.values()) {
-      const prev = out.get(e.datasetId);
-      if (prev === null) continue;
-      if (e.fields === null) out.set(e.datasetId, null);
-      else out.set(e.datasetId, new Set([...(prev ?? []), ...e.fields]));
-    }
-    return out;
-  };
-  const before = schemas(a);
-  const after = schemas(b);
+  const before = touching(a);
+  const after = touching(b);
   for (const [ds, now] of after) {
     const then = before.get(ds);
-    if (!now || !then || now.size === 0 || then.size === 0) continue;
-    for (const f of now) if (!then.has(f)) add(DiffChangeKind.FIELD_APPEARED, { datasetId: ds, field: f });
-    for (const f of then) if (!now.has(f)) add(DiffChangeKind.FIELD_DISAPPEARED, { datasetId: ds, field: f });
+    if (!then || !comparable(then, now)) continue;
+    const schema = (edges: EdgeState[]) => new Set(edges.flatMap((e) => e.fields ?? []));
+    const [x, y] = [schema(then), schema(now)];
+    if (x.size === 0 || y.size === 0) continue;
+    for (const f of y) if (!x.has(f)) add(DiffChangeKind.FIELD_APPEARED, { datasetId: ds, field: f });
+    for (const f of x) if (!y.has(f)) add(DiffChangeKind.FIELD_DISAPPEARED, { datasetId: ds, field: f });
+  }
+}
+
+/** The edges of a snapshot by dataset. */
+function touching(s: Snapshot): Map<string, EdgeState[]> {
+  const out = new Map<string, EdgeState[]>();
+  for (const e of s.edges.values()) out.set(e.datasetId, [...(out.get(e.datasetId) ?? []), e]);
+  return out;
+}
+
+/** Whether a dataset's fields can differ between its edges at two times: all recorded, other runs. */
+function comparable(then: EdgeState[], now: EdgeState[]): boolean {
+  if (![...then, ...now].every((e) => e.runId !== null && e.recorded)) return false;
+  const runs = (edges: EdgeState[]) => edges.map((e) => `${edgeKey(e.jobId, e.direction, e.datasetId)}\u0000${e.runId}`).sort().join('\u0001');
+  return runs(then) !== runs(now);
+}
+
+/** A run's report of one dataset to read (run-reports.cypher). */
+export interface ReportRef {
+  runId: string;
+  datasetId: string;
+  direction: IoDirection;
+}
+
+/** What run-reports.cypher answers for a ReportRef. */
+export interface Report extends ReportRef {
+  fields: string[] | null;
+  cllPairs: string[] | null;
+}
+
+/** The run reports `compare` needs: the schemas of datasets whose runs differ, the pairs of output edges whose deciding runs differ. */
+export function reportsNeeded(a: Snapshot, b: Snapshot): ReportRef[] {
+  const out = new Map<string, ReportRef>();
+  const need = (runId: string, datasetId: string, direction: IoDirection) => out.set(`${runId}\u0000${datasetId}\u0000${direction}`, { runId, datasetId, direction });
+  const before = touching(a);
+  for (const [ds, now] of touching(b)) {
+    const then = before.get(ds);
+    if (then && comparable(then, now)) for (const e of [...then, ...now]) need(e.runId!, e.datasetId, e.direction);
+  }
+  for (const [key, e] of b.edges) {
+    const old = a.edges.get(key);
+    if (!old || e.direction !== IoDirection.OUTPUT || old.decidedRunId === e.decidedRunId || !old.decidedRunId || !e.decidedRunId) continue;
+    if (old.decidedRecorded && e.decidedRecorded) {
+      need(old.decidedRunId, e.datasetId, IoDirection.OUTPUT);
+      need(e.decidedRunId, e.datasetId, IoDirection.OUTPUT);
+    }
+  }
+  return [...out.values()];
+}
+
+/** Puts the reports read into a snapshot: each edge's schema, each output edge's deciding-run pairs. */
+export function withReports(s: Snapshot, reports: Report[]): void {
+  const byKey = new Map(reports.map((r) => [`${r.runId}\u0000${r.datasetId}\u0000${r.direction}`, r]));
+  for (const e of s.edges.values()) {
+    if (e.runId) e.fields = byKey.get(`${e.runId}\u0000${e.datasetId}\u0000${e.direction}`)?.fields ?? null;
+    const pairs = e.decidedRunId ? byKey.get(`${e.decidedRunId}\u0000${e.datasetId}\u0000${IoDirection.OUTPUT}`)?.cllPairs : null;
+    e.pairs = pairs ? pairs.map((p) => JSON.parse(p) as [string, string | null]) : null;
   }
 }
 

@@ -3,7 +3,19 @@ import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { checkFirst, normaliseAsOf } from './common';
 import type { CoverageFigures } from './coverage-service';
-import { compare, snapshotCoverage, toSnapshot, withCauses, type DiffChange, type Provenance, type Snapshot, type SnapshotRow } from './diff-compare';
+import {
+  compare,
+  reportsNeeded,
+  snapshotCoverage,
+  toSnapshot,
+  withCauses,
+  withReports,
+  type DiffChange,
+  type Provenance,
+  type Report,
+  type Snapshot,
+  type SnapshotRow,
+} from './diff-compare';
 import { CoverageScope, DiffChangeKind } from './types';
 
 /**
@@ -77,6 +89,12 @@ export class DiffService {
     const end = to ?? new Date().toISOString();
     if (end < from) throw badInput('to must not be before from');
     const [a, b] = await Promise.all([this.snapshot(req.scope, req.value, from), this.snapshot(req.scope, req.value, end)]);
+    // The runs' full reports only where the runs differ: memory follows what changed, not the scope.
+    const needed = reportsNeeded(a, b);
+    const reports: Report[] = [];
+    for (let i = 0; i < needed.length; i += 1000) reports.push(...(await this.executor.read<Report>(Query.RunReports, { edges: needed.slice(i, i + 1000) })));
+    withReports(a, reports);
+    withReports(b, reports);
     const cmp = compare(a, b);
     const wanted = req.kinds && req.kinds.length > 0 ? new Set(req.kinds) : null;
     const changes = wanted ? cmp.changes.filter((c) => wanted.has(c.kind)) : cmp.changes;
@@ -110,13 +128,12 @@ export class DiffService {
 
   /**
    * The scope's lineage at `at` (null: current, as `coverage` counts it), at most
-   * TRIBUTARY_MAX_COVERAGE_EDGES edges; without `details`, no schema fields or column-lineage pairs
-   * (what coverage-drop checks do without).
+   * TRIBUTARY_MAX_COVERAGE_EDGES edges, without the runs' full reports (see withReports).
    */
-  async snapshot(scope: CoverageScope, value: string | null, at: string | null, details = true): Promise<Snapshot> {
+  async snapshot(scope: CoverageScope, value: string | null, at: string | null): Promise<Snapshot> {
     const limit = this.limits.maxCoverageEdges;
     const v = scope === CoverageScope.ENGINE ? value!.toLowerCase() : value;
-    const rows = await this.executor.read<SnapshotRow>(Query.DiffSnapshot, { scope, value: v, at, limit: limit + 1, details });
+    const rows = await this.executor.read<SnapshotRow>(Query.DiffSnapshot, { scope, value: v, at, limit: limit + 1 });
     return toSnapshot(rows.slice(0, limit), at, rows.length > limit);
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { causeOf, compare, toSnapshot, unversioned, type Provenance, type SnapshotRow } from '../../src/lineage/diff-compare';
+import { causeOf, compare, reportsNeeded, toSnapshot, unversioned, withReports, type Provenance, type Report, type SnapshotRow } from '../../src/lineage/diff-compare';
 import { ChangeCause, IoDirection } from '../../src/lineage/types';
 
 /** The pure part of the lineage diff: snapshots from rows, changes between them, causes. */
@@ -12,12 +12,12 @@ const out = (over: Partial<SnapshotRow>): SnapshotRow => ({
   direction: IoDirection.OUTPUT,
   datasetId: 'dataset:ns:d',
   runId: 'run:1',
-  fields: ['a', 'b'],
+  recorded: true,
   decidedRunId: 'run:1',
   decidedRecorded: true,
   cllFields: ['a'],
   cllWhole: false,
-  cllPairs: [JSON.stringify(['datasetField:ns:s:x', 'a'])],
+  reportedFields: 2,
   anyCll: true,
   anyFields: 2,
   anyWithInputs: 1,
@@ -54,29 +54,45 @@ describe('lineage diff (pure)', () => {
   });
 
   it('column level from the deciding run when recorded; at current time from the kept figures', () => {
-    const dropped = out({ decidedRunId: 'run:2', cllFields: [], cllPairs: [], anyCll: true });
+    const dropped = out({ decidedRunId: 'run:2', cllFields: [], anyCll: true });
     assert.equal(toSnapshot([dropped], T, false).edges.values().next().value!.columnLevel, false);
     assert.equal(toSnapshot([dropped], null, false).edges.values().next().value!.columnLevel, true, 'at null: what coverage keeps');
-    const legacy = out({ decidedRecorded: false, cllFields: null, cllPairs: null, anyCll: false });
+    const legacy = out({ decidedRecorded: false, cllFields: null, anyCll: false });
     assert.equal(toSnapshot([legacy], T, false).edges.values().next().value!.columnLevel, false);
     const whole = out({ cllFields: [], cllWhole: true });
     const e = toSnapshot([whole], T, false).edges.values().next().value!;
     assert.deepEqual([e.columnLevel, e.outputFields, e.fieldsWithInputs], [true, 2, 2]);
     // As coverage counts it: dataset-level dependencies into an output with no known field give no field an input.
-    const wholeNoFields = out({ fields: [], cllFields: [], cllWhole: true });
+    const wholeNoFields = out({ reportedFields: 0, cllFields: [], cllWhole: true });
     assert.equal(toSnapshot([wholeNoFields], T, false).edges.values().next().value!.columnLevel, false);
   });
 
-  it('a run that changed nothing gives no change; an unrecorded run is counted, not guessed', () => {
+  const pair = JSON.stringify(['datasetField:ns:s:x', 'a']);
+  const report = (runId: string, fields: string[], cllPairs: string[]): Report => ({ runId, datasetId: 'dataset:ns:d', direction: IoDirection.OUTPUT, fields, cllPairs });
+
+  it('reads reports only where runs differ; a run that reported the same gives no change; an unrecorded run is counted, not guessed', () => {
     const a = toSnapshot([out({})], T, false);
-    assert.deepEqual(compare(a, toSnapshot([out({ runId: 'run:2', decidedRunId: 'run:2' })], T, false)), { changes: [], unrecorded: 0 });
-    const legacy = toSnapshot([out({ runId: 'run:0', fields: null, decidedRunId: 'run:0', decidedRecorded: false, cllPairs: null })], T, false);
+    const same = toSnapshot([out({})], T, false);
+    assert.deepEqual(reportsNeeded(a, same), [], 'same runs: nothing to read');
+    const b = toSnapshot([out({ runId: 'run:2', decidedRunId: 'run:2' })], T, false);
+    assert.deepEqual(reportsNeeded(a, b).map((r) => r.runId).sort(), ['run:1', 'run:2']);
+    const reports = [report('run:1', ['a', 'b'], [pair]), report('run:2', ['a', 'b'], [pair])];
+    withReports(a, reports);
+    withReports(b, reports);
+    assert.deepEqual(compare(a, b), { changes: [], unrecorded: 0 });
+    const legacy = toSnapshot([out({ runId: 'run:0', recorded: false, decidedRunId: 'run:0', decidedRecorded: false })], T, false);
+    assert.deepEqual(reportsNeeded(legacy, a), []);
     assert.equal(compare(legacy, a).unrecorded, 1);
   });
 
-  it('an empty schema report says nothing about fields', () => {
+  it('a field and a field edge gone between two runs; an empty schema report says nothing about fields', () => {
     const a = toSnapshot([out({})], T, false);
-    const b = toSnapshot([out({ runId: 'run:2', decidedRunId: 'run:2', fields: [] })], T, false);
-    assert.deepEqual(compare(a, b).changes.filter((c) => c.kind.startsWith('FIELD_') && !c.kind.startsWith('FIELD_EDGE')), []);
+    const b = toSnapshot([out({ runId: 'run:2', decidedRunId: 'run:2' })], T, false);
+    withReports(a, [report('run:1', ['a', 'b'], [pair])]);
+    withReports(b, [report('run:2', ['a'], [])]);
+    assert.deepEqual(compare(a, b).changes.map((c) => [c.kind, c.field]), [['FIELD_DISAPPEARED', 'b'], ['FIELD_EDGE_DISAPPEARED', 'a']]);
+    const c = toSnapshot([out({ runId: 'run:3', decidedRunId: 'run:1' })], T, false);
+    withReports(c, [report('run:3', [], []), report('run:1', ['a', 'b'], [pair])]);
+    assert.deepEqual(compare(a, c).changes, []);
   });
 });
