@@ -45,6 +45,13 @@ function cases(): Case[] {
   const runs = [runId(isolatedRunId(ns, anyRun))];
   const writer = (gen.events.find((e) => JSON.stringify((e as { outputs?: unknown }).outputs ?? []).includes(`"${deep.name}"`)) as { job: { namespace: string; name: string } }).job;
   const jobs = [jobId(ns + writer.namespace, writer.name)];
+  const writerRuns = [
+    ...new Set(
+      gen.events
+        .filter((e) => JSON.stringify((e as { outputs?: unknown }).outputs ?? []).includes(`"${deep.name}"`))
+        .map((e) => runId(isolatedRunId(ns, (e as { run: { runId: string } }).run.runId))),
+    ),
+  ];
   const expand = { datasetIds: ds, jobIds: jobs, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS'] };
   const fields = { fieldIds: [field], asOf: null, limit: 100, follow: ['DERIVES', 'INFLUENCES', 'ALIAS'], indirect: true };
   const trace = { fields: [{ fieldId: field, datasetId: ds[0], name: deep.fields[0] }], datasets: ds, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS', 'DERIVES', 'INFLUENCES'], indirect: true };
@@ -76,6 +83,13 @@ function cases(): Case[] {
     c(Query.CoverageEdges, { scope: 'ENGINE', value: 'other', limit: 1000 }, null),
     c(Query.CoverageEdges, { scope: 'ALL', value: null, limit: 1000 }, null),
     c(Query.LineageBreaks, { namespace: ns, limit: 100 }, 50_000),
+    c(Query.DiffSnapshot, { scope: 'NAMESPACE', value: ns + writer.namespace, at: null, limit: 1000 }, 35_000),
+    c(Query.DiffSnapshot, { scope: 'NAMESPACE', value: ns + writer.namespace, at: later, limit: 1000 }, 50_000),
+    c(Query.DiffSnapshot, { scope: 'JOB', value: jobs[0], at: later, limit: 1000 }, 1_000),
+    // Every job's edges: grows with the graph by definition.
+    c(Query.DiffSnapshot, { scope: 'ALL', value: null, at: null, limit: 1000 }, null),
+    c(Query.RunProvenance, { runIds: writerRuns }, 500),
+    c(Query.RunReports, { edges: writerRuns.map((r) => ({ runId: r, datasetId: ds[0], direction: 'OUTPUT' })) }, 500),
     c(Query.LineageBreaks, { namespace: null, limit: 100 }, null),
     c(Query.Search, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, text: deep.name.toLowerCase(), labels: null, skip: 0, limit: 10 }, null),
     c(Query.RunsOfJob, { jobId: jobs[0], states: null, since: null, until: null, skip: 0, limit: 10 }, 500),
