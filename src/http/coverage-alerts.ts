@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { AlertSettings } from '../config';
 import type { CoverageFigures } from '../lineage/coverage-service';
-import { compare, snapshotCoverage, type EdgeState, type Snapshot } from '../lineage/diff-compare';
+import { compare, coverageBy, snapshotCoverage, type EdgeState, type Snapshot } from '../lineage/diff-compare';
 import type { DiffService } from '../lineage/diff-service';
-import { CoverageScope, DiffChangeKind, IoDirection, type ChangeCause } from '../lineage/types';
+import { CoverageScope, DiffChangeKind, type ChangeCause } from '../lineage/types';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { Repeat } from './repeat';
@@ -182,20 +182,22 @@ export class CoverageAlerts {
   /** Groups whose column-level share dropped by more than the threshold (groups with edges before only). */
   private drops(a: Snapshot, b: Snapshot): ShareDrop[] {
     const out: ShareDrop[] = [];
-    const keys = (f: (e: EdgeState) => string) => [...new Set([...a.edges.values()].filter((e) => e.direction === IoDirection.OUTPUT).map(f))].sort();
-    const check = (group: ShareDrop['group'], key: string, filter: (e: EdgeState) => boolean) => {
-      const x = snapshotCoverage(key, a, filter);
-      const y = snapshotCoverage(key, b, filter);
-      const delta = Math.round((y.columnLevelShare - x.columnLevelShare) * 10_000) / 10_000;
+    const check = (group: ShareDrop['group'], x: CoverageFigures, y: CoverageFigures | undefined) => {
+      const after = y?.columnLevelShare ?? 0;
+      const delta = Math.round((after - x.columnLevelShare) * 10_000) / 10_000;
       if (x.edges > 0 && -delta > this.settings.drop) {
-        out.push({ group, key, before: x.columnLevelShare, after: y.columnLevelShare, delta, edgesBefore: x.edges, edgesAfter: y.edges });
+        out.push({ group, key: x.key, before: x.columnLevelShare, after, delta, edgesBefore: x.edges, edgesAfter: y?.edges ?? 0 });
       }
     };
-    check('SCOPE', this.settings.value ?? 'all', () => true);
-    for (const engine of keys((e) => e.engine)) check('ENGINE', engine, (e) => e.engine === engine);
-    for (const ns of keys((e) => e.namespace)) check('NAMESPACE', ns, (e) => e.namespace === ns);
+    const scope = this.settings.value ?? 'all';
+    check('SCOPE', snapshotCoverage(scope, a), snapshotCoverage(scope, b));
+    for (const [group, of] of [['ENGINE', (e: EdgeState) => e.engine], ['NAMESPACE', (e: EdgeState) => e.namespace]] as const) {
+      const [x, y] = [coverageBy(a, of), coverageBy(b, of)];
+      for (const key of [...x.keys()].sort()) check(group, x.get(key)!, y.get(key));
+    }
     return out;
   }
+
 
   private enqueue(alert: AlertPayload): void {
     if (this.queue.length >= MAX_QUEUED) {

@@ -126,19 +126,24 @@ export function toSnapshot(rows: SnapshotRow[], at: string | null, truncated: bo
 }
 
 /** Coverage of a snapshot's output edges, like `coverage` for the same scope. */
-export function snapshotCoverage(key: string, s: Snapshot, filter: (e: EdgeState) => boolean = () => true): CoverageFigures {
-  let edges = 0;
-  let columnLevel = 0;
-  let outputFields = 0;
-  let withInputs = 0;
+export function snapshotCoverage(key: string, s: Snapshot): CoverageFigures {
+  return coverageBy(s, () => key).get(key) ?? coverageFigures(key, 0, 0, 0, 0);
+}
+
+/** Coverage of a snapshot's output edges per group (`groupOf` of each edge), in one pass; groups without output edges absent. */
+export function coverageBy(s: Snapshot, groupOf: (e: EdgeState) => string): Map<string, CoverageFigures> {
+  const sums = new Map<string, [number, number, number, number]>();
   for (const e of s.edges.values()) {
-    if (e.direction !== IoDirection.OUTPUT || !filter(e)) continue;
-    edges++;
-    if (e.columnLevel) columnLevel++;
-    outputFields += e.outputFields;
-    withInputs += e.fieldsWithInputs;
+    if (e.direction !== IoDirection.OUTPUT) continue;
+    const key = groupOf(e);
+    const t = sums.get(key) ?? [0, 0, 0, 0];
+    t[0]++;
+    if (e.columnLevel) t[1]++;
+    t[2] += e.outputFields;
+    t[3] += e.fieldsWithInputs;
+    sums.set(key, t);
   }
-  return coverageFigures(key, edges, columnLevel, outputFields, withInputs);
+  return new Map([...sums].map(([key, [edges, columnLevel, outputFields, withInputs]]) => [key, coverageFigures(key, edges, columnLevel, outputFields, withInputs)]));
 }
 
 export interface Comparison {

@@ -71,3 +71,18 @@ export function NodeLink({ id, label }: { id: string; label?: string }) {
 }
 
 export const pct = (share: number) => `${(share * 100).toFixed(1)}%`;
+
+/** A table's header row: one column header per name, in order. */
+export function ColumnHeads({ names }: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((n) => (
+          <th scope="col" key={n}>
+            {n}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

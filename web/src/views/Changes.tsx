@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { ErrorBox, Link, Loading, NodeLink, pct } from '../components/common';
+import { ColumnHeads, ErrorBox, Link, Loading, NodeLink, pct } from '../components/common';
 import { href } from '../route';
 import { useQuery } from '../use-query';
 
@@ -79,15 +79,7 @@ export function RecentChanges({ scope, value, days, periodHref }: { scope: strin
           ) : null}
           {granularity.length ? (
             <table className="grid" data-testid="granularity-changes">
-              <thead>
-                <tr>
-                  <th scope="col">Change</th>
-                  <th scope="col">Job</th>
-                  <th scope="col">Output</th>
-                  <th scope="col">Likely cause</th>
-                  <th scope="col">Producer before → after</th>
-                </tr>
-              </thead>
+              <ColumnHeads names={['Change', 'Job', 'Output', 'Likely cause', 'Producer before → after']} />
               <tbody>
                 {granularity.map((c) => (
                   <tr key={`${c.kind}|${c.jobId}|${c.datasetId}`} className={c.kind === 'GRANULARITY_REGRESSED' ? 'regressed' : undefined}>

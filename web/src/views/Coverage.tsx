@@ -1,4 +1,4 @@
-import { ErrorBox, Link, Loading, NodeLink, pct } from '../components/common';
+import { ColumnHeads, ErrorBox, Link, Loading, NodeLink, pct } from '../components/common';
 import { href, navigate, type Location } from '../route';
 import { useQuery } from '../use-query';
 import { RecentChanges } from './Changes';
@@ -75,15 +75,7 @@ export function CoverageView({ loc }: { loc: Location }) {
             Jobs that write an output at dataset level only, ranked by how much lies downstream ({state.data.coverageGaps.totalGaps} such edges).
           </p>
           <table className="grid" data-testid="gaps">
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Output</th>
-                <th scope="col">Engine</th>
-                <th scope="col">Downstream datasets</th>
-                <th scope="col">Downstream jobs</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Job', 'Output', 'Engine', 'Downstream datasets', 'Downstream jobs']} />
             <tbody>
               {state.data.coverageGaps.gaps.map((g) => (
                 <tr key={`${g.jobId}|${g.datasetId}`}>

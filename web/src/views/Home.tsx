@@ -1,4 +1,4 @@
-import { ErrorBox, Link, Loading, nameOf } from '../components/common';
+import { ColumnHeads, ErrorBox, Link, Loading, nameOf } from '../components/common';
 import { hitHref, SEARCH, type Hit } from '../components/SearchBox';
 import { href, type Location } from '../route';
 import { useQuery } from '../use-query';
@@ -63,13 +63,7 @@ function Namespaces() {
       {r.data ? (
         <table className="grid">
           <caption>{r.data.namespaces.total} namespaces</caption>
-          <thead>
-            <tr>
-              <th scope="col">Namespace</th>
-              <th scope="col">Datasets</th>
-              <th scope="col">Jobs</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Namespace', 'Datasets', 'Jobs']} />
           <tbody>
             {r.data.namespaces.items.map((n) => (
               <tr key={n.name}>

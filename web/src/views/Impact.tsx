@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { gql } from '../api';
-import { ErrorBox, Link, Loading, NodeLink, nameOf, namespaceOf } from '../components/common';
+import { ColumnHeads, ErrorBox, Link, Loading, nameOf, namespaceOf, NodeLink } from '../components/common';
 import { href, intParam, navigate, type Location } from '../route';
 import { useQuery } from '../use-query';
 
@@ -127,15 +127,7 @@ export function ImpactView({ loc }: { loc: Location }) {
                   {r.pageInfo.hasNextPage ? ' on this page' : ''})
                 </h2>
                 <table className="grid">
-                  <thead>
-                    <tr>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Name</th>
-                      <th scope="col">Namespace</th>
-                      <th scope="col">Owners</th>
-                      <th scope="col">Last run</th>
-                    </tr>
-                  </thead>
+                  <ColumnHeads names={['Kind', 'Name', 'Namespace', 'Owners', 'Last run']} />
                   <tbody>
                     {byDistance.get(d)!.map((i) => (
                       <tr key={i.id}>
@@ -172,12 +164,7 @@ function CountTable({ title, rows, keyLabel }: { title: string; rows: Count[]; k
   return (
     <table className="grid compact">
       <caption>{title}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{keyLabel}</th>
-          <th scope="col">count</th>
-        </tr>
-      </thead>
+      <ColumnHeads names={[keyLabel, 'count']} />
       <tbody>
         {rows.slice(0, 15).map((c) => (
           <tr key={c.key}>

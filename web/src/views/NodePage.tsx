@@ -1,6 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { gql } from '../api';
-import { ErrorBox, Link, Loading, NodeLink } from '../components/common';
+import { ColumnHeads, ErrorBox, Link, Loading, NodeLink } from '../components/common';
 import { href, type Location } from '../route';
 import { useQuery } from '../use-query';
 
@@ -219,14 +219,7 @@ export function JobPage({ loc }: { loc: Location }) {
           ) : null}
           <h2>Runs ({j.runs.total})</h2>
           <table className="grid">
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">State</th>
-                <th scope="col">Started</th>
-                <th scope="col">Duration</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={['Run', 'State', 'Started', 'Duration']} />
             <tbody>
               {j.runs.items.map((r: Any) => (
                 <tr key={r.id}>
