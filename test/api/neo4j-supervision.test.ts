@@ -73,11 +73,26 @@ describe('a supervised embedded Neo4j', () => {
         }
       }
     };
+    // Reads while Neo4j is down: the lineage diff (two snapshots, then run reports) over REST and GraphQL.
+    const diffAnswers: number[] = [];
+    const diffNow = async () => {
+      const rest = await fetch(`${base}/api/v1/lineage/diff?scope=NAMESPACE&value=${encodeURIComponent(ns)}&from=2020-01-01T00:00:00Z`);
+      diffAnswers.push(rest.status);
+      await rest.body?.cancel();
+      const gql = await fetch(`${base}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: `{ lineageDiff(from: "2020-01-01T00:00:00Z", scope: NAMESPACE, value: ${JSON.stringify(ns)}) { changes { total } } }` }),
+      });
+      diffAnswers.push(gql.status);
+      await gql.body?.cancel();
+    };
     const killer = async () => {
       for (let k = 0; k < 3; k++) {
         while (acknowledged.size < (events.length / 5) * (k + 1)) await new Promise((r) => setTimeout(r, 100));
         const pid = supervisor.pid!;
         process.kill(pid, 'SIGKILL');
+        await diffNow();
         const health = await fetch(`${base}/healthz`);
         assert.equal(health.status, 200, 'a recoverable process is live');
         while (supervisor.status !== 'up' || supervisor.pid === pid) await new Promise((r) => setTimeout(r, 100));
@@ -85,6 +100,11 @@ describe('a supervised embedded Neo4j', () => {
     };
     await Promise.all([...Array.from({ length: 16 }, client), killer()]);
     assert.equal(acknowledged.size, events.length);
+    assert.ok(diffAnswers.includes(503), `diffs while Neo4j was down: ${diffAnswers.join(' ')}`);
+    assert.ok(diffAnswers.every((st) => st === 503 || st === 200), `a diff answers 503 while Neo4j is down (or 200 once back), never an error: ${diffAnswers.join(' ')}`);
+    const afterAll = diffAnswers.length;
+    await diffNow();
+    assert.deepEqual(diffAnswers.slice(afterAll), [200, 200], 'diffs answer again once Neo4j is back');
     // Projected: the background projector paused while Neo4j was down and caught up by itself.
     const deadline = Date.now() + 120_000;
     for (;;) {
