@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Driver } from 'neo4j-driver';
 import { ConfigError, type Config } from './config';
 import { createDriver, waitForConnectivity } from './graph/driver';
+import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { warmUpPlans, warmUpShapes } from './graph/warmup';
@@ -71,7 +72,18 @@ export interface Core {
   statements: SchemaStatement[];
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
   warmUp(firstOnly?: boolean, pace?: boolean): Promise<{ plans: number; failed: number; ms: number; firstPassMs: number }>;
+  /** Probes Neo4j every second (src/graph/liveness.ts); stopped by close(). */
+  liveness: Liveness;
+  /**
+   * Readiness of the graph side from what the process already knows, without a query: Neo4j
+   * answers its probe (and, embedded, is not restarting) and the schema was applied (checked again
+   * by the probe every SCHEMA_CHECK_MS).
+   */
+  graphReady(): boolean;
 }
+
+/** How often the liveness probe also checks that every constraint and index is still ONLINE. */
+const SCHEMA_CHECK_MS = 30_000;
 
 /** What the process knows of the Neo4j it supervises (the embedded one); absent for an external server. */
 export interface Neo4jHealth {
@@ -79,6 +91,8 @@ export interface Neo4jHealth {
   available(): boolean;
   /** False once it cannot be brought back: /healthz answers 503. */
   recoverable(): boolean;
+  /** Told after each failed liveness probe how long Neo4j has not answered (the supervisor kills a frozen JVM). */
+  hung?(unresponsiveMs: number): void;
 }
 
 /** Connects to a running Neo4j (config.neo4j must be set) and applies the schema. */
@@ -88,21 +102,43 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
   const shapes = warmUpShapes(queries);
   const statements = loadSchemaStatements();
   const rules = loadRules(config.identityRulesFile);
-  const driver = createDriver(config.neo4j);
+  const driver = createDriver(config.neo4j, config.deadlines);
   try {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
+    let liveness: Liveness | null = null;
     const executor = new Executor(driver, queries, {
       database: config.neo4j.database,
       log: config.logLevel === 'debug' ? log : undefined,
       readTimeoutMs: config.graphql.timeoutMs,
-      available: health ? () => health.available() : undefined,
+      writeDeadlineMs: config.deadlines.writeMs,
+      available: () => (health ? health.available() : true) && (liveness?.responsive() ?? true),
     });
     await applySchema(executor, statements);
+    let schemaApplied = true;
+    let schemaCheckedAt = Date.now();
+    liveness = new Liveness(
+      async (timeoutMs) => {
+        await executor.ping(timeoutMs);
+        if (Date.now() - schemaCheckedAt < SCHEMA_CHECK_MS) return;
+        schemaCheckedAt = Date.now();
+        schemaApplied = await isSchemaApplied(executor, statements);
+      },
+      log,
+      {
+        onDown: () => {
+          const aborted = executor.abortInFlight();
+          if (aborted > 0) log.warn('gave up the Neo4j calls in flight', { calls: aborted });
+        },
+        onHung: (ms) => health?.hung?.(ms),
+      },
+    );
+
     await migrateFacetStorage(executor, log);
     if (rules.count > 0) log.info('identity rules loaded', { file: config.identityRulesFile, rules: rules.count });
     const stale = await checkRulesState(executor, rules);
     if (stale) log.warn(stale, { file: config.identityRulesFile ?? null });
     const writer = new ProjectionWriter();
+    liveness.start();
     return {
       driver,
       executor,
@@ -111,6 +147,8 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       rules,
       statements,
       warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, firstOnly, pace),
+      liveness,
+      graphReady: () => executor.up() && schemaApplied,
     };
   } catch (err) {
     await driver.close();
@@ -128,7 +166,7 @@ export async function createApp(
   alsoReady: () => boolean = () => true,
 ): Promise<App> {
   const core = await createCore(config, log, metrics, health);
-  const { driver, executor, ingestor, rules, statements, warmUp, writer } = core;
+  const { driver, executor, ingestor, rules, warmUp, writer } = core;
   try {
     // The HTTP contract: acknowledged once in the spool (fdatasync'd); the projector projects in the background.
     const spool = Spool.open(config.ingest.spoolDir, { ...DEFAULT_SPOOL, maxBytes: config.ingest.spoolMaxBytes }, log);
@@ -167,8 +205,8 @@ export async function createApp(
       walkCaps: config.lineage,
       metrics,
       tls: readTls(config.http.tls),
-      ready: async () => alsoReady() && projector.lagMs() <= config.ingest.maxLagMs && (await isSchemaApplied(executor, statements)),
-      readyDetails: () => ({ projectionLagMs: projector.lagMs() }),
+      ready: () => alsoReady() && core.graphReady() && (config.ingest.maxLagMs === 0 || projector.lagMs() <= config.ingest.maxLagMs),
+      readyDetails: () => ({ neo4j: executor.up() ? 'answering' : 'not answering', projectionLagMs: projector.lagMs() }),
       live: health ? () => health.recoverable() : undefined,
       explorerDir: config.explorer ? defaultExplorerDir() : null,
       embed: config.embed,
@@ -195,6 +233,7 @@ export async function createApp(
         await server.close();
         await projector.stop();
         await spool.close();
+        await core.liveness.stop();
         await driver.close();
       },
     };

@@ -37,6 +37,12 @@ const envSchema = z.object({
   TRIBUTARY_NEO4J_PAGECACHE: z.string().regex(/^\d+[mg]$/i).default('1g'),
   /** Restart attempts in a row for a dead embedded Neo4j before giving up. */
   TRIBUTARY_NEO4J_RESTARTS: z.coerce.number().int().min(0).max(100).default(5),
+  /** Embedded default: a Neo4j that has not answered its liveness probe for this long is killed and restarted (0: never). */
+  TRIBUTARY_NEO4J_HANG_S: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Longest wait to connect to Neo4j or to get a connection from the pool. */
+  TRIBUTARY_NEO4J_TIMEOUT_MS: positiveInt.max(600_000).default(5_000),
+  /** Longest a write transaction (a projection batch) may take before the client gives up on it (UNAVAILABLE). */
+  TRIBUTARY_WRITE_TIMEOUT_MS: positiveInt.max(3_600_000).default(60_000),
   /** Java ≥ 17 to run the embedded Neo4j; defaults to $JAVA_HOME/bin/java, then `java` on PATH. */
   JAVA_HOME: z.string().optional(),
   PATH: z.string().default(''),
@@ -49,8 +55,8 @@ const envSchema = z.object({
   TRIBUTARY_INGEST_WAIT: z.enum(['none', 'projected']).default('none'),
   /** Longest a request waiting for its projection waits before 202 (stored, not yet projected). */
   TRIBUTARY_WAIT_TIMEOUT_MS: positiveInt.default(30_000),
-  /** /readyz answers 503 while the oldest stored event waiting for projection is older than this. */
-  TRIBUTARY_MAX_PROJECTION_LAG_MS: positiveInt.default(120_000),
+  /** /readyz answers 503 while the oldest stored event waiting for projection is older than this (0: lag never makes it unready). */
+  TRIBUTARY_MAX_PROJECTION_LAG_MS: z.coerce.number().int().min(0).default(0),
   /** Events per projection transaction (the background projector). */
   /** The ingestion spool's folder (default <TRIBUTARY_HOME>/spool): local disk, one per process. */
   TRIBUTARY_SPOOL_DIR: z.string().min(1).optional(),
@@ -113,6 +119,8 @@ const envSchema = z.object({
   TRIBUTARY_JWKS_URL: z.url().optional(),
   /** Lexical tokens of one GraphQL document, and field selections once its fragments are expanded. */
   TRIBUTARY_MAX_QUERY_TOKENS: positiveInt.default(5_000),
+  /** Largest /graphql request body (query and variables). */
+  TRIBUTARY_MAX_QUERY_BYTES: byteSize.default(1024 * 1024),
   TRIBUTARY_MAX_QUERY_ALIASES: positiveInt.default(20),
   /** Values one GraphQL answer may hold (fields resolved), the backstop behind the cost estimate. */
   TRIBUTARY_MAX_RESPONSE_FIELDS: positiveInt.default(250_000),
@@ -150,6 +158,14 @@ export interface Neo4jConnection {
   retryMs?: number;
 }
 
+/** Client-side deadlines of every Neo4j call (src/graph/executor.ts, src/graph/driver.ts). */
+export interface GraphDeadlines {
+  /** Connecting, and waiting for a pooled connection. */
+  connectMs: number;
+  /** A write transaction, from its start to its commit. */
+  writeMs: number;
+}
+
 export interface EmbeddedNeo4jSettings {
   home: string;
   port: number;
@@ -157,6 +173,8 @@ export interface EmbeddedNeo4jSettings {
   pageCache: string;
   /** Restart attempts in a row for a dead embedded Neo4j before giving up (the supervisor). */
   restarts?: number;
+  /** A JVM that has not answered for this long is killed and restarted by the supervisor (0: never). */
+  hangKillMs?: number;
   javaHome?: string;
   /** PATH, searched for `java` and `mvn`. */
   searchPath: string;
@@ -167,6 +185,7 @@ export interface Config {
   http: { host: string; port: number; tls?: { certFile: string; keyFile: string } };
   /** Absent means: start the embedded Neo4j. */
   neo4j?: Neo4jConnection;
+  deadlines: GraphDeadlines;
   embedded: EmbeddedNeo4jSettings;
   ingest: IngestSettings;
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number; maxCoverageEdges: number };
@@ -178,6 +197,8 @@ export interface Config {
     maxTokens: number;
     maxAliases: number;
     maxResponseFields: number;
+    /** Largest request body (query and variables), in bytes. */
+    maxBytes: number;
     /** Read transactions are cancelled by Neo4j after this long (ms). */
     timeoutMs: number;
     /** GraphQL requests executing at once, and how many may wait (src/http/read-slots.ts). */
@@ -226,7 +247,7 @@ export interface IngestSettings {
   /** When HTTP ingestion answers by default: events stored (none), or projected too. */
   wait: 'none' | 'projected';
   waitTimeoutMs: number;
-  /** Readiness fails while the projection lags more than this (ms). */
+  /** Readiness fails while the projection lags more than this (ms); 0: the lag is reported, never a reason to be unready. */
   maxLagMs: number;
   projectionBatch: number;
   projectionLingerMs: number;
@@ -281,12 +302,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     neo4j: e.NEO4J_URI
       ? { uri: e.NEO4J_URI, user: e.NEO4J_USER, password: e.NEO4J_PASSWORD, database: e.NEO4J_DATABASE }
       : undefined,
+    deadlines: { connectMs: e.TRIBUTARY_NEO4J_TIMEOUT_MS, writeMs: e.TRIBUTARY_WRITE_TIMEOUT_MS },
     embedded: {
       home: path.resolve(e.TRIBUTARY_HOME),
       port: e.TRIBUTARY_NEO4J_PORT,
       heap: e.TRIBUTARY_NEO4J_HEAP,
       pageCache: e.TRIBUTARY_NEO4J_PAGECACHE,
       restarts: e.TRIBUTARY_NEO4J_RESTARTS,
+      hangKillMs: e.TRIBUTARY_NEO4J_HANG_S * 1000,
       javaHome: e.JAVA_HOME,
       searchPath: e.PATH,
     },
@@ -316,6 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.TRIBUTARY_MAX_QUERY_TOKENS,
       maxAliases: e.TRIBUTARY_MAX_QUERY_ALIASES,
       maxResponseFields: e.TRIBUTARY_MAX_RESPONSE_FIELDS,
+      maxBytes: e.TRIBUTARY_MAX_QUERY_BYTES,
       timeoutMs: e.TRIBUTARY_QUERY_TIMEOUT_MS,
       concurrency: e.TRIBUTARY_GRAPHQL_CONCURRENCY ?? Math.max(2, os.cpus().length),
       queue: e.TRIBUTARY_GRAPHQL_QUEUE,

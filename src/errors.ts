@@ -31,15 +31,16 @@ export interface ErrorDetail {
 /**
  * HTTP status of each code: the first is the default, the others the only alternatives an AppError
  * may choose (`status`), each for the case named here.
- *   BAD_INPUT 415: the body is not JSON, not of a JSON content type, or in an unknown encoding.
+ *   BAD_INPUT 415: the body is not JSON, not of a JSON content type, or in an unknown encoding;
+ *   408: a request not received in time (answered by the HTTP layer, src/http/client-errors.ts).
  *   LIMIT_EXCEEDED 400: a GraphQL operation refused before it runs (depth, cost); 413 is for
  *   request bodies (event, batch) over their byte or event limits; 429 for a client over
- *   TRIBUTARY_RATE_LIMIT.
+ *   TRIBUTARY_RATE_LIMIT; 431 for request headers over Node's limit.
  */
 export const httpStatuses: Record<ErrorCode, readonly number[]> = {
-  [ErrorCode.BAD_INPUT]: [400, 415],
+  [ErrorCode.BAD_INPUT]: [400, 415, 408],
   [ErrorCode.NOT_FOUND]: [404],
-  [ErrorCode.LIMIT_EXCEEDED]: [413, 400, 429],
+  [ErrorCode.LIMIT_EXCEEDED]: [413, 400, 429, 431],
   [ErrorCode.UNAUTHENTICATED]: [401],
   [ErrorCode.FORBIDDEN]: [403],
   [ErrorCode.UNAVAILABLE]: [503],

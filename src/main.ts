@@ -6,7 +6,6 @@ import { createApp, createCore, type App, type Core } from './app';
 import { createDriver } from './graph/driver';
 import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/embedded/neo4j';
 import { Neo4jSupervisor } from './graph/embedded/supervisor';
-import { isSchemaApplied } from './graph/schema';
 import { printGraphqlSchema } from './graphql/schema';
 import { authFromConfig, newToken } from './http/auth';
 import { addOpsRoutes } from './http/server';
@@ -51,6 +50,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     log.info('shutting down', { signal });
     await worker?.stop();
     await closeHttp?.().catch((err) => log.error('error closing the service', { error: err }));
+    await core?.liveness.stop();
     await core?.driver.close();
     await embedded?.stop();
     process.exit(0);
@@ -60,7 +60,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
 
   if (!config.neo4j) {
     // Supervised: a dead JVM is restarted with backoff (src/graph/embedded/supervisor.ts).
-    embedded = new Neo4jSupervisor(config.embedded, log, { maxRestarts: config.embedded.restarts ?? 5 });
+    embedded = new Neo4jSupervisor(config.embedded, log, { maxRestarts: config.embedded.restarts ?? 5, hangKillMs: config.embedded.hangKillMs });
     config = { ...config, neo4j: { uri: await embedded.start(), user: 'neo4j', retryMs: 3000 } };
   }
   const health = embedded ?? undefined;
@@ -73,7 +73,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     const moving = () => !worker || worker.stuck().length === 0;
     addOpsRoutes(
       ops,
-      async () => moving() && (await isSchemaApplied(c.executor, c.statements)),
+      () => moving() && c.graphReady(),
       metrics,
       health ? () => health.recoverable() : undefined,
       authFromConfig(config),

@@ -1,17 +1,20 @@
 import neo4j, { type Driver } from 'neo4j-driver';
-import type { Neo4jConnection } from '../config';
+import type { GraphDeadlines, Neo4jConnection } from '../config';
 import { enlargeBoltWrites } from './bolt-writes';
 
 /**
  * Creates the driver for a connection. `neo4j://` URIs route (cluster, Aura); `bolt://` connects
- * to one server. Without a password, authentication is off (the embedded default).
+ * to one server. Without a password, authentication is off (the embedded default). Connecting and
+ * waiting for a pooled connection each give up after `deadlines.connectMs` (the queries' own
+ * deadlines are the executor's).
  */
-export function createDriver(conn: Neo4jConnection): Driver {
+export function createDriver(conn: Neo4jConnection, deadlines: Pick<GraphDeadlines, 'connectMs'> = { connectMs: 5_000 }): Driver {
   enlargeBoltWrites();
   const auth = conn.password !== undefined ? neo4j.auth.basic(conn.user, conn.password) : undefined;
   return neo4j.driver(conn.uri, auth, {
     maxConnectionPoolSize: 50,
-    connectionAcquisitionTimeout: 30_000,
+    connectionAcquisitionTimeout: deadlines.connectMs,
+    connectionTimeout: deadlines.connectMs,
     maxTransactionRetryTime: conn.retryMs ?? 15_000,
     userAgent: 'tributary/0.1',
   });

@@ -2,7 +2,7 @@ import neo4j, { type Driver, type ManagedTransaction, type Session, type Session
 import { AppError, ErrorCode, limitExceeded, unavailable } from '../errors';
 import { toPlain } from './mappers';
 import type { Logger } from '../log';
-import type { Query, QueryTexts } from './queries';
+import { Query, type QueryTexts } from './queries';
 
 /** Runs named queries inside one transaction. */
 export interface TxRunner {
@@ -18,9 +18,18 @@ export interface ExecutorOptions {
   log?: Logger;
   /** Read transactions running longer are cancelled by Neo4j (LIMIT_EXCEEDED); none when absent. */
   readTimeoutMs?: number;
-  /** False while the database is known to be down (the embedded one restarting): fail at once, UNAVAILABLE. */
+  /** False while the database is known to be down (restarting, or not answering its probe): fail at once, UNAVAILABLE. */
   available?: () => boolean;
+  /**
+   * Client-side deadlines: a call (connection, queries, commit) that has not settled by then fails
+   * with UNAVAILABLE, whatever the server does. Reads: readTimeoutMs plus READ_GRACE_MS (the server
+   * cancels first when it can); writes: writeDeadlineMs. None when absent.
+   */
+  writeDeadlineMs?: number;
 }
+
+/** How much longer than the server's read timeout a read may take before the client gives up on it. */
+export const READ_GRACE_MS = 2_000;
 
 /**
  * The one executor: every query goes through it, by name and with parameters.
@@ -40,6 +49,9 @@ export class Executor {
   private readonly database?: string;
   private readonly readTimeoutMs?: number;
   private readonly available?: () => boolean;
+  private readonly writeDeadlineMs?: number;
+  /** Rejections of the calls in flight, for abortInFlight. */
+  private readonly inFlight = new Set<(err: AppError) => void>();
 
   constructor(
     private readonly driver: Driver,
@@ -53,6 +65,28 @@ export class Executor {
     this.database = options.database;
     this.readTimeoutMs = options.readTimeoutMs;
     this.available = options.available;
+    this.writeDeadlineMs = options.writeDeadlineMs;
+  }
+
+  /** Fails every call in flight at once with UNAVAILABLE (the database stopped answering: nobody waits out a deadline). */
+  abortInFlight(message = 'the graph database stopped answering; retry in a few seconds'): number {
+    const calls = [...this.inFlight];
+    for (const abort of calls) abort(unavailable(message));
+    return calls.length;
+  }
+
+  /** Calls running now. */
+  get running(): number {
+    return this.inFlight.size;
+  }
+
+  /**
+   * The liveness probe (src/graph/liveness.ts): a trivial read, whether or not the database is
+   * believed to be up, that fails after `timeoutMs`.
+   */
+  async ping(timeoutMs: number): Promise<void> {
+    const query = Query.Ping;
+    await this.session(neo4j.session.READ, (s) => s.run(this.texts[query], {}, this.txConfig(query)), timeoutMs, false);
   }
 
   /** False while the database is known to be down (the embedded one restarting). */
@@ -68,12 +102,16 @@ export class Executor {
   /** Several queries in one read transaction (a consistent snapshot). */
   readTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
     const config = this.readTimeoutMs ? { ...this.txConfig(name), timeout: this.readTimeoutMs } : this.txConfig(name);
-    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), config));
+    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), config), this.readDeadline());
+  }
+
+  private readDeadline(): number | undefined {
+    return this.readTimeoutMs ? this.readTimeoutMs + READ_GRACE_MS : undefined;
   }
 
   /** Several queries in one write transaction; retried as a whole on transient errors. */
   writeTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    return this.session(neo4j.session.WRITE, (s) => s.executeWrite((tx) => work(this.runner(tx)), this.txConfig(name)));
+    return this.session(neo4j.session.WRITE, (s) => s.executeWrite((tx) => work(this.runner(tx)), this.txConfig(name)), this.writeDeadlineMs);
   }
 
   /**
@@ -88,7 +126,7 @@ export class Executor {
       const rows = result.records.map((r) => toPlain(r.toObject()) as Row);
       this.log?.debug('query', { query, params: sizesOf(params), rows: rows.length, ms: Math.round((performance.now() - started) * 10) / 10 });
       return rows;
-    });
+    }, this.writeDeadlineMs);
   }
 
   /**
@@ -100,7 +138,7 @@ export class Executor {
       const work = (tx: ManagedTransaction) => tx.run(`EXPLAIN ${this.texts[query]}`, params);
       const config = this.txConfig(`explain ${query}`);
       await (write ? s.executeWrite(work, config) : s.executeRead(work, config));
-    });
+    }, write ? this.writeDeadlineMs : this.readDeadline());
   }
 
   /**
@@ -129,19 +167,43 @@ export class Executor {
     };
   }
 
-  private async session<T>(mode: SessionConfig['defaultAccessMode'], work: (s: Session) => Promise<T>): Promise<T> {
-    if (this.available && !this.available()) throw unavailable('the graph database is restarting; retry in a few seconds');
+  /**
+   * A session for `work`, closed afterwards. Past `deadlineMs` (or on abortInFlight) the call fails
+   * with UNAVAILABLE at once; its session is closed in the background once the driver lets go of it
+   * (a frozen server holds the connection until it answers or dies).
+   */
+  private async session<T>(mode: SessionConfig['defaultAccessMode'], work: (s: Session) => Promise<T>, deadlineMs?: number, checkAvailable = true): Promise<T> {
+    if (checkAvailable && this.available && !this.available()) throw unavailable('the graph database is down or not answering; retry in a few seconds');
     const session = this.driver.session({
       defaultAccessMode: mode,
       database: this.database,
       bookmarkManager: this.driver.executeQueryBookmarkManager,
     });
+    let done = false;
+    const call = work(session).then(
+      (result) => {
+        done = true;
+        return result;
+      },
+      (err: unknown) => {
+        done = true;
+        throw translateDriverError(err, this.readTimeoutMs);
+      },
+    );
+    let abort: (err: AppError) => void = () => undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const cut = new Promise<never>((_, reject) => {
+      abort = reject;
+      if (deadlineMs) timer = setTimeout(() => reject(unavailable(`the graph database did not answer within ${deadlineMs} ms; retry later`)), deadlineMs);
+    });
+    this.inFlight.add(abort);
     try {
-      return await work(session);
-    } catch (err) {
-      throw translateDriverError(err, this.readTimeoutMs);
+      return await Promise.race([call, cut]);
     } finally {
-      await session.close();
+      clearTimeout(timer);
+      this.inFlight.delete(abort);
+      if (done) await session.close();
+      else void call.then(() => undefined, () => undefined).then(() => session.close()).catch(() => undefined);
     }
   }
 }
@@ -171,6 +233,7 @@ export function translateDriverError(err: unknown, timeoutMs?: number): unknown 
     );
   }
   if (
+    /Connection acquisition timed out|Connection was closed by server|Failed to connect to server/i.test((err as Error)?.message ?? '') ||
     neo4j.isRetryableError(err) ||
     code === 'ServiceUnavailable' ||
     code === 'SessionExpired' ||

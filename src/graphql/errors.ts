@@ -1,3 +1,4 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError, ErrorCode } from '../errors';
@@ -50,4 +51,24 @@ export function formatError(log: Logger) {
  */
 export function toGraphQLError(err: AppError): GraphQLError {
   return new GraphQLError(err.message, { originalError: err, extensions: { code: err.code, http: { status: err.status } } });
+}
+
+/**
+ * An answer with an UNAVAILABLE error (Neo4j down, not answering, or restarting) is HTTP 503 with
+ * `Retry-After: 5`, as on every other route: clients and proxies retry it, dashboards see an outage
+ * rather than a 200 with errors.
+ */
+export function unavailablePlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          if (!response.body.singleResult.errors?.some((e) => e.extensions?.code === ErrorCode.UNAVAILABLE)) return;
+          response.http.status = 503;
+          response.http.headers.set('retry-after', '5');
+        },
+      };
+    },
+  };
 }

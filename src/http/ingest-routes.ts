@@ -1,9 +1,10 @@
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badInput, limitExceeded, unsupportedMediaType } from '../errors';
+import { badInput, unsupportedMediaType } from '../errors';
 import { Scope, type Auth } from './auth';
 import type { GroupCommitter } from '../ingest/group-commit';
-import { decodeUtf8 } from '../ingest/decode';
+import { MAX_NESTING } from '../ingest/validate';
+import { readBatch, readDocument, type BatchBody } from './json-body';
 import { outcomeLabel, type IngestItem, type IngestOutcome } from '../ingest/ingestor';
 import type { Projector } from '../ingest/projector';
 import { comparePositions } from '../ingest/spool';
@@ -19,7 +20,9 @@ import type { Metrics } from '../metrics';
  *       (src/ingest/projector.ts). Body {eventId, duplicate, projected}.
  *       With `Tributary-Wait: projected` (or `?wait=projected`, or TRIBUTARY_INGEST_WAIT=projected),
  *       201 only once the graph shows it (read-your-writes); 202 with projected: false when that
- *       took longer than TRIBUTARY_WAIT_TIMEOUT_MS (stored all the same). `none` asks not to wait.
+ *       took longer than TRIBUTARY_WAIT_TIMEOUT_MS (stored all the same), or when the projection
+ *       failed (stored, labelled ProjectionFailed: `projectionError` says why; never `projected: true`).
+ *       `none` asks not to wait.
  *  400  not a valid OpenLineage event; body names every offending field path
  *  401  credentials missing or wrong; 403 without the ingest scope
  *  413  body (after gzip decoding) larger than the configured limit
@@ -53,28 +56,17 @@ export interface IngestHttpOptions {
 export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions): Promise<void> {
   // Encapsulated: this JSON parser (exact text kept for storage) applies to these routes only.
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser(
-    /^application\/([\w.+-]+\+)?json(\s*;.*)?$/i,
-    { parseAs: 'buffer', bodyLimit: Math.max(opts.maxEventBytes, opts.maxBatchBytes) },
-    (req, body, done) => {
-      const bytes = body as Buffer;
-      const limit = req.url.startsWith('/api/v1/lineage/batch') ? opts.maxBatchBytes : opts.maxEventBytes;
-      if (bytes.length > limit) {
-        done(limitExceeded(`request body exceeds the limit of ${limit} bytes`), undefined);
-        return;
-      }
-      const text = decodeUtf8(bytes);
-      if (text === null) {
-        done(badInput('the request body is not valid UTF-8 (invalid bytes would be stored as U+FFFD)'), undefined);
-        return;
-      }
-      try {
-        done(null, { raw: text, value: JSON.parse(text) } satisfies IngestItem);
-      } catch {
-        done(unsupportedMediaType('the request body is not valid JSON'), undefined);
-      }
-    },
-  );
+  // Bodies are counted, scanned and parsed as they arrive (json-body.ts): the limits and the
+  // nesting check apply at the chunk that crosses them, and a batch's elements fail one by one.
+  app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, (req, payload, done) => {
+    const work: Promise<unknown> = req.url.startsWith('/api/v1/lineage/batch')
+      ? readBatch(req, payload, { limit: opts.maxBatchBytes, maxDepth: MAX_NESTING, maxEvents: opts.maxBatchEvents })
+      : readDocument(req, payload, { limit: opts.maxEventBytes, maxDepth: MAX_NESTING });
+    work.then(
+      (body) => done(null, body),
+      (err: Error) => done(err, undefined),
+    );
+  });
   app.addContentTypeParser('*', (req, _payload, done) => {
     done(unsupportedMediaType(`Content-Type must be application/json (got ${req.headers['content-type'] ?? 'none'})`), undefined);
   });
@@ -124,46 +116,49 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     const outcome = await opts.committer.submit(item);
     opts.metrics?.ingestEvents.inc({ transport: 'http', outcome: outcomeLabel(outcome) });
     if (!outcome.ok) throw outcome.error;
-    const inGraph = await projected(req, [outcome]);
+    const passed = await projected(req, [outcome]);
+    // Past the checkpoint is not in the graph when its projection failed (stored, labelled ProjectionFailed).
+    const projectionError = passed ? opts.projector.projectionError(outcome.eventId) : null;
+    const inGraph = passed && projectionError === null;
     // Waiting also tells whether the projection found the event stored before.
     const duplicate = outcome.duplicate || (inGraph && opts.projector.wasStoredBefore(outcome.eventId));
-    return reply.code(wait && !inGraph ? 202 : 201).send({ eventId: outcome.eventId, duplicate, projected: inGraph });
+    return reply
+      .code(wait && !inGraph ? 202 : 201)
+      .send({ eventId: outcome.eventId, duplicate, projected: inGraph, ...(projectionError !== null ? { projectionError } : {}) });
   });
 
   app.post('/api/v1/lineage/batch', async (req: FastifyRequest, reply: FastifyReply) => {
-    const body = requireBody(req).value;
-    const events = Array.isArray(body) ? body : (body as { events?: unknown } | null)?.events;
-    if (!Array.isArray(events)) {
-      throw badInput('a batch is a JSON array of OpenLineage events (or {"events": [...]})');
-    }
-    if (events.length > opts.maxBatchEvents) {
-      throw limitExceeded(`a batch holds at most ${opts.maxBatchEvents} events (got ${events.length})`);
-    }
+    const body = req.body as BatchBody | undefined;
+    if (!body) throw unsupportedMediaType('a JSON body is required');
+    if (!('elements' in body)) throw badInput('a batch is a JSON array of OpenLineage events (or {"events": [...]})');
+    const { elements } = body;
     const wait = waits(req);
-    const outcomes = await opts.store(events.map((value) => ({ raw: stringifyOrEmpty(value), value })));
+    const valid = elements.flatMap((e, index) => ('error' in e ? [] : [{ index, item: e }]));
+    const stored = valid.length > 0 ? await opts.store(valid.map((v) => v.item)) : [];
+    const outcomes: IngestOutcome[] = elements.map((e) => ('error' in e ? { ok: false, error: e.error } : { ok: false, error: badInput('not stored') }));
+    valid.forEach((v, k) => (outcomes[v.index] = stored[k]!));
     for (const o of outcomes) opts.metrics?.ingestEvents.inc({ transport: 'batch', outcome: outcomeLabel(o) });
     const failed = outcomes.flatMap((o, index) =>
       o.ok ? [] : [{ index, reason: o.error.message, ...(o.error.details.length ? { details: o.error.details } : {}) }],
     );
-    const successful = events.length - failed.length;
+    const successful = elements.length - failed.length;
     const status = failed.length === 0 ? 'success' : successful === 0 ? 'failure' : 'partial_success';
-    const inGraph = await projected(req, outcomes);
-    return reply
-      .code(wait && !inGraph ? 202 : 200)
-      .send({ status, summary: { received: events.length, successful, failed: failed.length }, failed_events: failed, projected: inGraph });
+    const passed = await projected(req, outcomes);
+    const projectionFailed = passed
+      ? outcomes.flatMap((o, index) => {
+          const error = o.ok ? opts.projector.projectionError(o.eventId) : null;
+          return error !== null ? [{ index, reason: error }] : [];
+        })
+      : [];
+    const inGraph = passed && projectionFailed.length === 0;
+    return reply.code(wait && !inGraph ? 202 : 200).send({
+      status,
+      summary: { received: elements.length, successful, failed: failed.length },
+      failed_events: failed,
+      projected: inGraph,
+      ...(projectionFailed.length > 0 ? { projection_failed: projectionFailed } : {}),
+    });
   });
-}
-
-/**
- * One batch element's text for storage. Nesting too deep to stringify is left '' (validation
- * refuses that event, NESTING_TOO_DEEP, before its text is used); its neighbours are unaffected.
- */
-function stringifyOrEmpty(value: unknown): string {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return '';
-  }
 }
 
 function requireBody(req: FastifyRequest): IngestItem {

@@ -5,7 +5,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
-import { formatError } from '../graphql/errors';
+import { formatError, unavailablePlugin } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
 import { holdSlot, ReadSlots } from './read-slots';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
@@ -17,6 +17,8 @@ import { Scope, type Auth, type Principal } from './auth';
 import { coverageRoutes, type CoverageRouteOptions } from './coverage-routes';
 import { explorerRoutes } from './explorer';
 import { ingestRoutes } from './ingest-routes';
+import { answerClientError } from './client-errors';
+import { readDocument } from './json-body';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { IngestItem, IngestOutcome } from '../ingest/ingestor';
 import type { Projector } from '../ingest/projector';
@@ -39,7 +41,8 @@ declare module 'fastify' {
 export interface ServerDeps {
   schema: GraphQLSchema;
   services: Services;
-  ready: () => Promise<boolean>;
+  /** Readiness from state the process already has (answers within a second, whatever Neo4j does). */
+  ready: () => boolean | Promise<boolean>;
   /** False when the process cannot recover by itself (its Neo4j could not be restarted). */
   live?: () => boolean;
   log: Logger;
@@ -56,7 +59,7 @@ export interface ServerDeps {
   /** Requests per minute per token (per address without one); none when absent. */
   ratePerMinute?: number;
   limits: IngestSettings;
-  queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number; concurrency: number; queue: number };
+  queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number; maxBytes: number; concurrency: number; queue: number };
   /** The server's traversal caps, for the cost estimate. */
   walkCaps: WalkCaps;
   metrics: Metrics;
@@ -73,7 +76,7 @@ export interface ServerDeps {
  */
 export function addOpsRoutes(
   app: FastifyInstance,
-  ready: () => Promise<boolean>,
+  ready: () => boolean | Promise<boolean>,
   metrics: Metrics,
   live: () => boolean = () => true,
   auth?: Auth,
@@ -83,7 +86,9 @@ export function addOpsRoutes(
     live() ? { status: 'ok' } : reply.code(503).send({ status: 'failed', reason: 'the embedded Neo4j could not be restarted; restart Tributary' }),
   );
   app.get('/readyz', async (_req, reply) => {
-    const ok = await ready().catch(() => false);
+    const ok = await Promise.resolve()
+      .then(ready)
+      .catch(() => false);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', ...details() });
   });
   app.get('/metrics', async (req, reply) => {
@@ -92,9 +97,26 @@ export function addOpsRoutes(
   });
 }
 
+/** Deepest nesting of a /graphql body (the variables of the deepest input types need far fewer). */
+const MAX_VARIABLE_NESTING = 64;
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
-  const bodyLimit = Math.max(deps.limits.maxEventBytes, deps.limits.maxBatchBytes);
-  const app = Fastify({ logger: false, bodyLimit, return503OnClosing: true, ...(deps.tls ? { https: deps.tls } : {}) }) as unknown as FastifyInstance;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: deps.queryLimits.maxBytes,
+    return503OnClosing: true,
+    clientErrorHandler: answerClientError,
+    ...(deps.tls ? { https: deps.tls } : {}),
+  }) as unknown as FastifyInstance;
+  // /graphql bodies: their own limit (TRIBUTARY_MAX_QUERY_BYTES), counted and scanned as they arrive
+  // (json-body.ts), nesting refused before JSON.parse. Ingestion routes have their own parser.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', (req, payload, done) => {
+    readDocument(req, payload, { limit: deps.queryLimits.maxBytes, maxDepth: MAX_VARIABLE_NESTING }).then(
+      (item) => done(null, item.value),
+      (err: Error) => done(err, undefined),
+    );
+  });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const { status, body } = errorResponse(err, deps.log, `${req.method} ${req.url}`);
     // OpenLineage clients and proxies retry 503s; say when.
@@ -182,6 +204,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       ...armor.plugins,
       queryLimitsPlugin(deps.schema, q, deps.walkCaps),
       responseBudgetPlugin(q.maxResponseFields),
+      unavailablePlugin(),
     ],
   });
   await apollo.start();
@@ -203,7 +226,7 @@ function errorResponse(err: FastifyError | Error, log: Logger, where: string): {
 /** Fastify's own client errors (body limit, content type, gzip, other 4xx) as AppErrors; null for anything else. */
 function fromFastify(fe: FastifyError): AppError | null {
   if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return limitExceeded('request body exceeds the configured limit (TRIBUTARY_MAX_EVENT_BYTES, TRIBUTARY_MAX_BATCH_BYTES for batches)');
+    return limitExceeded('request body exceeds the configured limit (TRIBUTARY_MAX_QUERY_BYTES for /graphql)');
   }
   if (fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || fe.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return unsupportedMediaType(fe.message);
   if (fe.code === 'Z_DATA_ERROR' || fe.code === 'Z_BUF_ERROR') return unsupportedMediaType('the body is not valid gzip');

@@ -60,6 +60,8 @@ export class Projector {
   private waiters: { end: SpoolPosition; resolve: () => void }[] = [];
   /** Ids found already stored by recent projections (a waiting client learns it sent a duplicate). */
   private readonly foundStored = new Set<string>();
+  /** Ids of recent events that could not be projected, with the reason (a waiting client is told). */
+  private readonly failedRecently = new Map<string, string>();
   private readonly startedAt = new Date().toISOString();
   private lastLegacy = 0;
   private wake: (() => void) | null = null;
@@ -118,6 +120,11 @@ export class Projector {
   /** Whether a recent projection found this event stored before (it was a duplicate). */
   wasStoredBefore(id: string): boolean {
     return this.foundStored.has(id);
+  }
+
+  /** Why a recent event could not be projected (labelled ProjectionFailed); null when it was projected or is unknown. */
+  projectionError(id: string): string | null {
+    return this.failedRecently.get(id) ?? null;
   }
 
   /** Resolves true once everything up to `end` is projected, false after `timeoutMs`. */
@@ -233,6 +240,8 @@ export class Projector {
   /** Stores the event unprojected, labelled ProjectionFailed; if even that is refused, appends it to `failed.ndjson` in the spool folder. */
   private async fail(e: SpooledEvent, error: string): Promise<void> {
     this.metrics?.projectionFailed.inc();
+    if (this.failedRecently.size >= 10_000) this.failedRecently.delete(this.failedRecently.keys().next().value!);
+    this.failedRecently.set(e.row.id, error.slice(0, 500));
     const at = new Date().toISOString();
     try {
       await this.writer.exclusive(() =>

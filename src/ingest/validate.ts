@@ -57,6 +57,7 @@ export function validateEvent(doc: unknown): ValidEvent {
     });
     throw badInput(`invalid OpenLineage ${kind}: ${details.length} problem(s)`, details);
   }
+  checkIndexedSizes(result.data as Record<string, unknown>);
   const data = result.data as { eventTime: string; schemaURL?: string };
   const norm: Normalised = {
     eventTimeUtc: normaliseEventTime(data.eventTime),
@@ -82,6 +83,10 @@ export const MAX_NAME_BYTES = 1000;
 export const MAX_FACET_KEY = 200;
 /** Most facets in one `facets`, `inputFacets` or `outputFacets` object (the corpus has at most 11). */
 export const MAX_FACETS = 100;
+/** Longest dotted path of a nested schema field (`address.city`), in escaped bytes: it is part of the field's indexed id. */
+export const MAX_FIELD_PATH_BYTES = 2000;
+/** Longest `jobType.integration`, in characters: it becomes the job's indexed engine. */
+export const MAX_ENGINE_CHARS = 200;
 
 /**
  * The checks that must run before anything recursive touches an event (validation, canonical JSON,
@@ -116,6 +121,13 @@ function checkStructure(doc: object): void {
     }
     const facetMap = key === 'facets' || key === 'inputFacets' || key === 'outputFacets';
     const entries = Object.entries(value);
+    // columnLineage's `fields` is keyed by output field name: each key becomes a Field id.
+    if (key === 'fields') {
+      for (const [k] of entries) {
+        if (escapedBytes(k) > MAX_NAME_BYTES) fail(`${path}.${k.slice(0, 40)}`, `a field name (a key of fields) longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(k)})`, 'NAME_TOO_LONG');
+        if (LONE_SURROGATE.test(k)) fail(`${path}.${k.slice(0, 40)}`, 'a field name (a key of fields) with a lone UTF-16 surrogate (not a Unicode character)', 'INVALID_NAME');
+      }
+    }
     if (facetMap && entries.length > MAX_FACETS) fail(path, `more than ${MAX_FACETS} facets in one object (${entries.length})`, 'TOO_MANY_FACETS');
     for (const [k, v] of entries) {
       const at = path ? `${path}.${k}` : k;
@@ -123,6 +135,40 @@ function checkStructure(doc: object): void {
         fail(at, `a facet key must have 1 to ${MAX_FACET_KEY} characters and no control characters`, 'INVALID_FACET_KEY');
       }
       stack.push({ value: v, depth: depth + 1, path: at, key: k });
+    }
+  }
+}
+
+/**
+ * Sizes of what the projection indexes, past the names checkStructure bounds (Neo4j refuses an
+ * index key over about 8 KB, after the event was accepted): the engine (`jobType.integration`) and
+ * the dotted path of every nested schema field. NAME_TOO_LONG naming the field.
+ */
+function checkIndexedSizes(doc: Record<string, unknown>): void {
+  const fail = (path: string, message: string): never => {
+    throw badInput(`invalid OpenLineage event: ${message}`, [{ path, message, reason: 'NAME_TOO_LONG' }]);
+  };
+  const job = doc.job as { facets?: { jobType?: { integration?: unknown } } } | undefined;
+  const integration = job?.facets?.jobType?.integration;
+  if (typeof integration === 'string' && integration.length > MAX_ENGINE_CHARS) {
+    fail('job.facets.jobType.integration', `jobType.integration longer than ${MAX_ENGINE_CHARS} characters (${integration.length})`);
+  }
+  const datasets: [string, unknown][] = [
+    ...(['inputs', 'outputs'] as const).flatMap((side) => (Array.isArray(doc[side]) ? (doc[side] as unknown[]).map((d, i): [string, unknown] => [`${side}[${i}]`, d]) : [])),
+    ...(doc.dataset ? [['dataset', doc.dataset] as [string, unknown]] : []),
+  ];
+  for (const [at, d] of datasets) {
+    const fields = (d as { facets?: { schema?: { fields?: unknown } } } | null)?.facets?.schema?.fields;
+    if (!Array.isArray(fields)) continue;
+    const stack: { fields: unknown[]; prefixBytes: number; path: string }[] = [{ fields, prefixBytes: 0, path: `${at}.facets.schema.fields` }];
+    while (stack.length > 0) {
+      const { fields: list, prefixBytes, path } = stack.pop()!;
+      list.forEach((f, i) => {
+        const field = f as { name?: unknown; fields?: unknown };
+        const bytes = prefixBytes + (prefixBytes > 0 ? 1 : 0) + (typeof field?.name === 'string' ? escapedBytes(field.name) : 0);
+        if (bytes > MAX_FIELD_PATH_BYTES) fail(`${path}[${i}].name`, `a nested field's dotted path longer than ${MAX_FIELD_PATH_BYTES} bytes (${bytes})`);
+        if (Array.isArray(field?.fields)) stack.push({ fields: field.fields, prefixBytes: bytes, path: `${path}[${i}].fields` });
+      });
     }
   }
 }

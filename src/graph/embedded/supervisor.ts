@@ -10,7 +10,9 @@ import { freePort, startEmbeddedNeo4j, type EmbeddedNeo4j } from './neo4j';
  * supervisor gives up, logs it as an error, and `recoverable()` turns false (`/healthz` answers 503:
  * the process needs a restart from outside). While Neo4j is down, `available()` is false, so requests
  * fail at once (UNAVAILABLE, HTTP 503 with Retry-After) instead of waiting on connection attempts;
- * the driver reconnects by itself once Neo4j answers again.
+ * the driver reconnects by itself once Neo4j answers again. A JVM that is alive but does not answer
+ * (frozen: SIGSTOP, a stuck disk, an endless GC) is told by the liveness probe (`hung`); once it has
+ * not answered for `hangKillMs` it is killed (SIGKILL) and so restarted like one that died.
  */
 export type SupervisorState = 'starting' | 'up' | 'down' | 'failed' | 'stopped';
 
@@ -18,6 +20,8 @@ export class Neo4jSupervisor {
   private current: EmbeddedNeo4j | null = null;
   private state: SupervisorState = 'starting';
   private restarts = 0;
+  /** When the current JVM came up. */
+  private upSince = 0;
   private stopping = false;
   /** Deaths and recoveries so far, with the time to recover (for logs, metrics and tests). */
   readonly history: { diedAt: number; code: number | null; signal: string | null; recoveredAfterMs: number | null }[] = [];
@@ -25,8 +29,21 @@ export class Neo4jSupervisor {
   constructor(
     private readonly settings: EmbeddedNeo4jSettings,
     private readonly log: Logger,
-    private readonly options: { maxRestarts: number; maxBackoffMs?: number } = { maxRestarts: 5 },
+    private readonly options: { maxRestarts: number; maxBackoffMs?: number; hangKillMs?: number } = { maxRestarts: 5 },
   ) {}
+
+  /** The liveness probe's word that Neo4j has not answered for `unresponsiveMs`: past hangKillMs, the JVM is killed (and restarted). */
+  hung(unresponsiveMs: number): void {
+    const limit = this.options.hangKillMs ?? 0;
+    // A JVM restarted meanwhile gets the whole grace of its own.
+    if (limit <= 0 || unresponsiveMs < limit || this.state !== 'up' || !this.current?.pid || Date.now() - this.upSince < limit) return;
+    this.log.error('embedded Neo4j has not answered; killing it to restart it', { unresponsiveMs, pid: this.current.pid });
+    try {
+      process.kill(this.current.pid, 'SIGKILL');
+    } catch (err) {
+      this.log.warn('could not kill the unresponsive Neo4j', { error: err });
+    }
+  }
 
   /** Starts Neo4j (the port fixed from here on, so the driver's URI stays valid); resolves with its Bolt URI. */
   async start(): Promise<string> {
@@ -62,6 +79,7 @@ export class Neo4jSupervisor {
   private watch(neo4j: EmbeddedNeo4j): void {
     this.current = neo4j;
     this.state = 'up';
+    this.upSince = Date.now();
     void neo4j.exited.then(({ code, signal }) => {
       if (this.stopping || this.current !== neo4j) return;
       this.state = 'down';
