@@ -16,8 +16,8 @@ import { AuthFailures } from './auth-failures';
  *     - { name: spark-prod, sha256: 9f86d0…, scopes: [ingest] }
  *     - { name: catalog,    sha256: 60303a…, scopes: [read] }
  *
- * Scopes: `ingest` (POST /api/v1/lineage, /batch), `read` (/graphql, the coverage and diff routes),
- * `admin` (/metrics). With a tokens file every route but /healthz, /readyz, /api/v1/openapi.json
+ * Scopes: `ingest` (POST /api/v1/lineage, /batch), `read` (/graphql, the coverage and diff routes,
+ * /api/v1/openapi.json), `admin` (/metrics). With a tokens file every route but /healthz, /readyz
  * and the explorer's static files needs a token with its scope (401 without a valid token, 403
  * without the scope), checked in an onRequest hook (the rate limit keys on the principal after
  * it). Several tokens per scope let a token be rotated (add the new one, move clients, remove the

@@ -22,7 +22,7 @@ import { holdSlot, type ReadSlots } from './read-slots';
  *   GET /embed/coverage         an HTML widget for an iframe, CSP frame-ancestors from config
  * All take scope (ALL, NAMESPACE, JOB, ENGINE) and value as the GraphQL `coverage` does; bad
  * parameters are 400 with the reason. They need the read scope like /graphql (the embeds not when
- * TRIBUTARY_EMBED_PUBLIC=true), checked before the parameters, and share its
+ * TRIBUTARY_EMBED_PUBLIC=true; openapi.json too), checked before the parameters, and share its
  * admission (at most N executing, the rest queued).
  */
 
@@ -104,7 +104,10 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
     return { generatedAt: new Date().toISOString(), ...rest, nextCursor: next };
   });
 
-  app.get('/api/v1/openapi.json', async () => OPENAPI);
+  // The API's shape, the REST counterpart of GraphQL introspection (off under a tokens file): it
+  // holds no data, but it needs the read scope like the routes it describes, so that with tokens
+  // every route but health and the explorer's static files needs a token. Open without tokens.
+  app.get('/api/v1/openapi.json', read, async () => OPENAPI);
 
   app.get('/embed/coverage.svg', embedRead, async (req, reply) => {
     const p = parse(badgeParams, req.query);

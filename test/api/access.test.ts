@@ -112,6 +112,15 @@ describe('access control with a tokens file', () => {
     assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
   });
 
+  it('/api/v1/openapi.json needs the read scope, like the routes it describes (and like introspection, off with tokens)', async () => {
+    const doc = (headers: Record<string, string>) => fetch(`${svc.baseUrl}/api/v1/openapi.json`, { headers });
+    assert.equal((await doc({})).status, 401);
+    assert.equal((await doc(bearer(made.ingest.token))).status, 403);
+    const ok = await doc(bearer(made.read.token));
+    assert.equal(ok.status, 200);
+    assert.equal(((await ok.json()) as { openapi: string }).openapi, '3.1.0');
+  });
+
   it('answers CORS preflights for the configured origins only', async () => {
     const preflight = (origin: string) =>
       fetch(`${svc.baseUrl}/graphql`, {
