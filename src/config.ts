@@ -111,8 +111,10 @@ const envSchema = z.object({
   TRIBUTARY_ALERT_BACKOFF_MS: positiveInt.max(600_000).default(2_000),
   /** Secret for the X-Tributary-Signature header (HMAC-SHA256 of the body); unset: unsigned. */
   TRIBUTARY_ALERT_SECRET: z.string().min(16).optional(),
-  /** Requests per minute per token (per client address without one); unset: no limit. */
+  /** Requests per minute per principal (token name, ingest key, JWT subject; per client address without one); unset: no limit. */
   TRIBUTARY_RATE_LIMIT: positiveInt.optional(),
+  /** Failed authentications (401) per client address per minute; beyond, 429 before credentials are checked. 0: no limit. */
+  TRIBUTARY_AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(30),
   /** OIDC/JWT access: all three, or none. */
   TRIBUTARY_JWT_ISSUER: z.string().min(1).optional(),
   TRIBUTARY_JWT_AUDIENCE: z.string().min(1).optional(),
@@ -208,8 +210,19 @@ export interface Config {
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
-  /** Access control: the tokens file (none: open reads) and the CORS origins. */
-  access: { tokensFile?: string; tokens?: string; corsOrigins: string[]; ratePerMinute?: number; jwt?: { issuer: string; audience: string; jwksUrl: string } };
+  /**
+   * Access control: the tokens file (none: open reads), the CORS origins, requests per minute per
+   * principal (src/http/server.ts), failed authentications per client address per minute (0: no
+   * limit; src/http/auth-failures.ts).
+   */
+  access: {
+    tokensFile?: string;
+    tokens?: string;
+    corsOrigins: string[];
+    ratePerMinute?: number;
+    authFailuresPerMinute: number;
+    jwt?: { issuer: string; audience: string; jwksUrl: string };
+  };
   /** The identity rules file (TRIBUTARY_IDENTITY_RULES; YAML or JSON), absent for none. */
   identityRulesFile?: string;
   /**
@@ -348,6 +361,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       tokensFile: e.TRIBUTARY_TOKENS_FILE,
       tokens: e.TRIBUTARY_TOKENS,
       ratePerMinute: e.TRIBUTARY_RATE_LIMIT,
+      authFailuresPerMinute: e.TRIBUTARY_AUTH_FAILURES_PER_MINUTE,
       jwt:
         e.TRIBUTARY_JWT_ISSUER && e.TRIBUTARY_JWT_AUDIENCE && e.TRIBUTARY_JWKS_URL
           ? { issuer: e.TRIBUTARY_JWT_ISSUER, audience: e.TRIBUTARY_JWT_AUDIENCE, jwksUrl: e.TRIBUTARY_JWKS_URL }

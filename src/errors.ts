@@ -35,7 +35,8 @@ export interface ErrorDetail {
  *   408: a request not received in time (answered by the HTTP layer, src/http/client-errors.ts).
  *   LIMIT_EXCEEDED 400: a GraphQL operation refused before it runs (depth, cost); 413 is for
  *   request bodies (event, batch) over their byte or event limits; 429 for a client over
- *   TRIBUTARY_RATE_LIMIT; 431 for request headers over Node's limit.
+ *   TRIBUTARY_RATE_LIMIT or over TRIBUTARY_AUTH_FAILURES_PER_MINUTE; 431 for request headers over
+ *   Node's limit.
  */
 export const httpStatuses: Record<ErrorCode, readonly number[]> = {
   [ErrorCode.BAD_INPUT]: [400, 415, 408],
@@ -57,6 +58,8 @@ export class AppError extends Error {
     message: string,
     readonly details: ErrorDetail[] = [],
     status?: number,
+    /** Seconds after which a retry may succeed, sent as Retry-After (429s); absent when unknown. */
+    readonly retryAfterS?: number,
   ) {
     super(message);
     this.name = 'AppError';
@@ -71,8 +74,12 @@ export const badInput = (message: string, details: ErrorDetail[] = []) =>
 /** A request body that is not JSON, or not in an accepted content type or encoding (HTTP 415). */
 export const unsupportedMediaType = (message: string) => new AppError(ErrorCode.BAD_INPUT, message, [], 415);
 export const notFound = (message: string) => new AppError(ErrorCode.NOT_FOUND, message);
-/** Over a limit: a request body (HTTP 413), or a GraphQL operation refused before it runs (`status` 400). */
-export const limitExceeded = (message: string, status?: 400 | 413 | 429) => new AppError(ErrorCode.LIMIT_EXCEEDED, message, [], status);
+/**
+ * Over a limit: a request body (HTTP 413), a GraphQL operation refused before it runs (`status`
+ * 400), or a client over a rate (429, with the seconds until it may retry).
+ */
+export const limitExceeded = (message: string, status?: 400 | 413 | 429, retryAfterS?: number) =>
+  new AppError(ErrorCode.LIMIT_EXCEEDED, message, [], status, retryAfterS);
 export const unavailable = (message: string) => new AppError(ErrorCode.UNAVAILABLE, message);
 export const unauthenticated = (message: string) => new AppError(ErrorCode.UNAUTHENTICATED, message);
 export const forbidden = (message: string) => new AppError(ErrorCode.FORBIDDEN, message);

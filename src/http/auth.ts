@@ -4,7 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { z } from 'zod';
 import { ConfigError, describeIssues, parseSettingsDocument, type Config } from '../config';
-import { forbidden, unauthenticated } from '../errors';
+import { forbidden, limitExceeded, unauthenticated, type AppError } from '../errors';
+import { AuthFailures } from './auth-failures';
 
 /**
  * Access control by bearer token. Tokens are listed in the file named by TRIBUTARY_TOKENS_FILE
@@ -15,13 +16,17 @@ import { forbidden, unauthenticated } from '../errors';
  *     - { name: spark-prod, sha256: 9f86d0…, scopes: [ingest] }
  *     - { name: catalog,    sha256: 60303a…, scopes: [read] }
  *
- * Scopes: `ingest` (POST /api/v1/lineage, /batch), `read` (/graphql), `admin` (/metrics). With a
- * tokens file every route but /healthz and /readyz needs a token with its scope (401 without a
- * valid token, 403 without the scope); several tokens per scope let a token be rotated (add the
- * new one, move clients, remove the old). Without one, reads are open and ingestion needs
+ * Scopes: `ingest` (POST /api/v1/lineage, /batch), `read` (/graphql, the coverage and diff routes,
+ * /api/v1/openapi.json), `admin` (/metrics). With a tokens file every route but /healthz, /readyz
+ * and the explorer's static files needs a token with its scope (401 without a valid token, 403
+ * without the scope), checked in an onRequest hook (the rate limit keys on the principal after
+ * it). Several tokens per scope let a token be rotated (add the new one, move clients, remove the
+ * old). Without one, reads are open and ingestion needs
  * TRIBUTARY_INGEST_KEY when that is set (as before). Tokens are compared by their hash and never
  * logged. For organisations, TRIBUTARY_JWT_ISSUER / _AUDIENCE / _JWKS_URL accept JWTs signed by
  * the issuer (OIDC), with the scopes in their `scope` or `scp` claim (`read` or `tributary:read`).
+ * Each client address may fail authentication TRIBUTARY_AUTH_FAILURES_PER_MINUTE times a minute
+ * (default 30); beyond, 429 before its credentials are checked (auth-failures.ts).
  */
 export enum Scope {
   INGEST = 'ingest',
@@ -69,6 +74,8 @@ export class Auth {
     tokens: { name: string; sha256: string; scopes: Scope[] }[],
     ingestKey?: string,
     private readonly jwt?: JwtSettings,
+    /** Failed authentications per client address (auth-failures.ts); by default 30 a minute. */
+    private readonly failures: AuthFailures = new AuthFailures(30),
   ) {
     for (const t of tokens) this.byHash.set(t.sha256.toLowerCase(), { name: t.name, scopes: [...new Set(t.scopes)] });
     this.ingestKeyHash = ingestKey ? sha256(ingestKey) : null;
@@ -82,25 +89,43 @@ export class Auth {
 
   /**
    * The principal a request may act as for `scope`; null when the route is open (no tokens, and
-   * no ingest key for ingestion). Throws UNAUTHENTICATED (401) or FORBIDDEN (403).
+   * no ingest key for ingestion). Throws UNAUTHENTICATED (401), FORBIDDEN (403), or LIMIT_EXCEEDED
+   * (429, with Retry-After) when the client address has spent its failed-authentication budget
+   * (auth-failures.ts): then the credentials are not even checked. Every 401 counts against it.
+   *
+   * Up to the JWT verification this runs without awaiting (an async function runs synchronously
+   * until its first await): for tokens and the ingest key the budget is read, the token checked
+   * and a failure counted in one step, so requests pipelined together cannot all pass the budget
+   * before any of them fails. Wrong JWTs are counted once verified; several verified at once from
+   * one address may exceed the budget by that many (a JWT cannot be guessed, only forged).
    */
   async check(req: FastifyRequest, scope: Scope): Promise<Principal | null> {
+    if (!this.enabled && (scope !== Scope.INGEST || !this.ingestKeyHash)) return null;
+    const wait = this.failures.exhausted(req.ip);
+    if (wait !== null) {
+      throw limitExceeded(`too many failed authentications from this address (TRIBUTARY_AUTH_FAILURES_PER_MINUTE); retry in ${wait} s`, 429, wait);
+    }
     const token = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
     const hash = token === undefined ? null : sha256(token);
     const ingestKey = hash !== null && hash === this.ingestKeyHash ? { name: 'ingest-key', scopes: [Scope.INGEST] } : undefined;
     if (!this.enabled) {
-      if (scope !== Scope.INGEST || !this.ingestKeyHash) return null;
       if (ingestKey) return ingestKey;
-      throw unauthenticated('missing or invalid ingest key: send Authorization: Bearer <key>');
+      throw this.failed(req, 'missing or invalid ingest key: send Authorization: Bearer <key>');
     }
-    if (token === undefined || hash === null) throw unauthenticated('missing token: send Authorization: Bearer <token>');
-    const principal = this.byHash.get(hash) ?? ingestKey ?? (await this.verifyJwt(token));
-    if (!principal) throw unauthenticated('invalid token: send Authorization: Bearer <token>');
+    if (token === undefined || hash === null) throw this.failed(req, 'missing token: send Authorization: Bearer <token>');
+    const principal = this.byHash.get(hash) ?? ingestKey ?? (this.jwks && token.split('.').length === 3 ? await this.verifyJwt(token) : undefined);
+    if (!principal) throw this.failed(req, 'invalid token: send Authorization: Bearer <token>');
     if (!principal.scopes.includes(scope)) {
       req.principal = principal; // the refusal is logged under its name too
       throw forbidden(`token "${principal.name}" lacks the scope "${scope}" this route needs`);
     }
     return principal;
+  }
+
+  /** A 401, counted against the client address's failed-authentication budget. */
+  private failed(req: FastifyRequest, message: string): AppError {
+    this.failures.failed(req.ip);
+    return unauthenticated(message);
   }
 
   /**
@@ -123,7 +148,12 @@ export class Auth {
 
 /** The access control a configuration describes (tokens file or text, ingest key, JWT issuer). */
 export function authFromConfig(config: Config): Auth {
-  return new Auth(loadTokens(config.access.tokensFile, config.access.tokens), config.ingest.key, config.access.jwt);
+  return new Auth(
+    loadTokens(config.access.tokensFile, config.access.tokens),
+    config.ingest.key,
+    config.access.jwt,
+    new AuthFailures(config.access.authFailuresPerMinute),
+  );
 }
 
 /**

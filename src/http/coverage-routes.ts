@@ -22,7 +22,8 @@ import { holdSlot, type ReadSlots } from './read-slots';
  *   GET /embed/coverage         an HTML widget for an iframe, CSP frame-ancestors from config
  * All take scope (ALL, NAMESPACE, JOB, ENGINE) and value as the GraphQL `coverage` does; bad
  * parameters are 400 with the reason. They need the read scope like /graphql (the embeds not when
- * TRIBUTARY_EMBED_PUBLIC=true), and share its admission (at most N executing, the rest queued).
+ * TRIBUTARY_EMBED_PUBLIC=true; openapi.json too), checked before the parameters, and share its
+ * admission (at most N executing, the rest queued).
  */
 
 export interface CoverageRouteOptions {
@@ -67,28 +68,33 @@ function parse<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
 }
 
 export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptions): Promise<void> {
-  /** Read access, then an admission slot held until the answer is sent; false when the client left while waiting. */
-  const admit = async (req: FastifyRequest, reply: FastifyReply, embed = false): Promise<boolean> => {
-    if (!(embed && o.embed.public)) req.principal = await o.auth.check(req, Scope.READ);
-    return holdSlot(o.slots, req.raw, reply.raw);
+  /** Read access, checked in onRequest like every route's (the rate limit keys on the principal after it). */
+  const read = {
+    onRequest: async (req: FastifyRequest) => {
+      req.principal = await o.auth.check(req, Scope.READ);
+    },
   };
+  /** The embeds: read access unless TRIBUTARY_EMBED_PUBLIC. */
+  const embedRead = o.embed.public ? {} : read;
+  /** An admission slot held until the answer is sent; false when the client left while waiting. */
+  const admit = (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => holdSlot(o.slots, req.raw, reply.raw);
   const gone = (reply: FastifyReply) => reply.code(499).send();
 
-  app.get('/api/v1/coverage', async (req, reply) => {
+  app.get('/api/v1/coverage', read, async (req, reply) => {
     const p = parse(reportParams, req.query);
     if (!(await admit(req, reply))) return gone(reply);
     const report = await o.coverage.coverage(p.scope, p.value ?? null, p.bucket, p.from ?? null, p.to ?? null);
     return { generatedAt: new Date().toISOString(), ...report };
   });
 
-  app.get('/api/v1/coverage/gaps', async (req, reply) => {
+  app.get('/api/v1/coverage/gaps', read, async (req, reply) => {
     const p = parse(gapParams, req.query);
     if (!(await admit(req, reply))) return gone(reply);
     const gaps = await o.coverage.gaps(p.scope, p.value ?? null, p.first);
     return { generatedAt: new Date().toISOString(), scope: p.scope, value: p.value ?? null, ...gaps };
   });
 
-  app.get('/api/v1/lineage/diff', async (req, reply) => {
+  app.get('/api/v1/lineage/diff', read, async (req, reply) => {
     const p = parse(diffParams, req.query);
     const offset = offsetAfter(p.after);
     if (!(await admit(req, reply))) return gone(reply);
@@ -98,11 +104,14 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
     return { generatedAt: new Date().toISOString(), ...rest, nextCursor: next };
   });
 
-  app.get('/api/v1/openapi.json', async () => OPENAPI);
+  // The API's shape, the REST counterpart of GraphQL introspection (off under a tokens file): it
+  // holds no data, but it needs the read scope like the routes it describes, so that with tokens
+  // every route but health and the explorer's static files needs a token. Open without tokens.
+  app.get('/api/v1/openapi.json', read, async () => OPENAPI);
 
-  app.get('/embed/coverage.svg', async (req, reply) => {
+  app.get('/embed/coverage.svg', embedRead, async (req, reply) => {
     const p = parse(badgeParams, req.query);
-    if (!(await admit(req, reply, true))) return gone(reply);
+    if (!(await admit(req, reply))) return gone(reply);
     const { overall } = await o.coverage.summary(p.scope, p.value ?? null);
     const svg = badgeSvg(p.label, overall.columnLevelShare, overall.edges, o.embed.thresholds);
     const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"`;
@@ -116,9 +125,9 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
     return reply.type('image/svg+xml; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(svg);
   });
 
-  app.get('/embed/coverage', async (req, reply) => {
+  app.get('/embed/coverage', embedRead, async (req, reply) => {
     const p = parse(reportParams, req.query);
-    if (!(await admit(req, reply, true))) return gone(reply);
+    if (!(await admit(req, reply))) return gone(reply);
     const [report, gaps] = await Promise.all([
       o.coverage.coverage(p.scope, p.value ?? null, p.bucket, p.from ?? null, p.to ?? null),
       o.coverage.gaps(p.scope, p.value ?? null, 5),

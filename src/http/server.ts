@@ -1,7 +1,7 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
 import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
@@ -9,10 +9,9 @@ import { formatError, unavailablePlugin } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
 import { holdSlot, ReadSlots } from './read-slots';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
-import { createHash } from 'node:crypto';
 import type { TlsMaterial } from './tls';
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { Scope, type Auth, type Principal } from './auth';
 import { coverageRoutes, type CoverageRouteOptions } from './coverage-routes';
 import { explorerRoutes } from './explorer';
@@ -56,7 +55,7 @@ export interface ServerDeps {
   auth: Auth;
   /** Browser origins allowed to call the API (CORS); none when empty. */
   corsOrigins: string[];
-  /** Requests per minute per token (per address without one); none when absent. */
+  /** Requests per minute per principal (per client address without one); none when absent. */
   ratePerMinute?: number;
   limits: IngestSettings;
   queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number; maxBytes: number; concurrency: number; queue: number };
@@ -91,8 +90,11 @@ export function addOpsRoutes(
       .catch(() => false);
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', ...details() });
   });
-  app.get('/metrics', async (req, reply) => {
+  // Authenticated in onRequest, as every route is (the rate limit keys on the principal after it).
+  const admin = async (req: FastifyRequest) => {
     if (auth) req.principal = await auth.check(req, Scope.ADMIN);
+  };
+  app.get('/metrics', { onRequest: admin }, async (_req, reply) => {
     return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 }
@@ -119,8 +121,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const { status, body } = errorResponse(err, deps.log, `${req.method} ${req.url}`);
-    // OpenLineage clients and proxies retry 503s; say when.
+    // OpenLineage clients and proxies retry 503s; say when (and when a limited client may try again).
     if (status === 503) void reply.header('retry-after', '5');
+    if (err instanceof AppError && err.retryAfterS !== undefined) void reply.header('retry-after', String(err.retryAfterS));
     void reply.code(status).send(body);
   });
   app.setNotFoundHandler((req, reply) => {
@@ -128,12 +131,19 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
 
   if (deps.ratePerMinute) {
-    // Keyed by a hash of the credentials (never the token itself), else the client address; health is exempt.
+    // Keyed by who the request acts as, never by the header's text: the principal's name once
+    // authenticated, else the client address (IPv6 by its /64). So it runs after authentication,
+    // which every route does in an onRequest hook (auth.ts), and before the body is read
+    // (preParsing). A random or re-spelled Authorization header is therefore no new budget: on an
+    // open route it is not a principal, and with tokens a wrong one is a 401 (auth-failures.ts).
+    // Requests refused by authentication (401, 403) do not count here. Health is exempt.
     await app.register(rateLimit, {
       max: deps.ratePerMinute,
       timeWindow: 60_000,
-      allowList: (req) => req.url === '/healthz' || req.url === '/readyz',
-      keyGenerator: (req) => (req.headers.authorization ? createHash('sha256').update(req.headers.authorization).digest('hex') : req.ip),
+      hook: 'preParsing',
+      cache: 10_000,
+      allowList: (req) => req.routeOptions.url === '/healthz' || req.routeOptions.url === '/readyz',
+      keyGenerator: (req) => (req.principal ? `principal ${req.principal.name}` : `address ${normalizeIP(req.ip)}`),
       errorResponseBuilder: (_req, ctx) => limitExceeded(`more than ${ctx.max} requests a minute (TRIBUTARY_RATE_LIMIT); retry in ${ctx.after}`, 429),
     });
   }
@@ -168,10 +178,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
 
   const slots = new ReadSlots(deps.queryLimits.concurrency, deps.queryLimits.queue);
   await app.register(coverageRoutes, { coverage: deps.services.coverage, diff: deps.services.diff, auth: deps.auth, slots, embed: deps.embed });
+  // Who: before anything else (the rate limit, in preParsing, keys on the principal).
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.url === '/graphql') req.principal = await deps.auth.check(req, Scope.READ);
+  });
   // Before Apollo parses and validates: token count and fragment expansion (src/graphql/gate.ts).
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.url !== '/graphql') return;
-    req.principal = await deps.auth.check(req, Scope.READ);
     const query = (req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as { query?: unknown } | null))?.query;
     const refused = typeof query === 'string' ? checkDocument(query, deps.queryLimits) : null;
     if (refused) return reply.code(400).send({ errors: [{ message: refused.message, extensions: { code: refused.code } }] });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -111,6 +112,15 @@ describe('access control with a tokens file', () => {
     assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
   });
 
+  it('/api/v1/openapi.json needs the read scope, like the routes it describes (and like introspection, off with tokens)', async () => {
+    const doc = (headers: Record<string, string>) => fetch(`${svc.baseUrl}/api/v1/openapi.json`, { headers });
+    assert.equal((await doc({})).status, 401);
+    assert.equal((await doc(bearer(made.ingest.token))).status, 403);
+    const ok = await doc(bearer(made.read.token));
+    assert.equal(ok.status, 200);
+    assert.equal(((await ok.json()) as { openapi: string }).openapi, '3.1.0');
+  });
+
   it('answers CORS preflights for the configured origins only', async () => {
     const preflight = (origin: string) =>
       fetch(`${svc.baseUrl}/graphql`, {
@@ -139,6 +149,152 @@ describe('rate limit per token', () => {
       for (let i = 0; i < 5; i++) assert.equal((await fetch(`${limited.baseUrl}/healthz`)).status, 200);
     } finally {
       await limited.close();
+    }
+  });
+});
+
+/**
+ * One request with exactly these headers (node:http: fetch would trim the header values), from
+ * `localAddress` when given (Linux routes all of 127.0.0.0/8 to the loopback, so 127.0.0.2 is
+ * another client address of the same machine).
+ */
+function send(
+  baseUrl: string,
+  o: { method?: string; path: string; headers?: Record<string, string>; body?: string; localAddress?: string },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(o.path, baseUrl);
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname + url.search, method: o.method ?? 'GET', localAddress: o.localAddress, headers: { ...(o.body ? { 'content-type': 'application/json' } : {}), ...o.headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c: string) => (text += c));
+        res.on('end', () => {
+          let body: any = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // leave as text
+          }
+          resolve({ status: res.statusCode!, headers: res.headers, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(o.body);
+  });
+}
+
+/** How many answers had each status, e.g. {200: 30, 429: 15}. */
+const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+/** Statuses must be all `first` and then all 429 (none back after the first 429). */
+const inOrder = (statuses: number[], first: number, n: number) => assert.deepEqual(statuses, [...Array(n).fill(first), ...Array(statuses.length - n).fill(429)]);
+const randomBearer = () => ({ authorization: `Bearer x${randomBytes(12).toString('hex')}` });
+const typename = JSON.stringify({ query: '{ __typename }' });
+
+describe('rate limits keyed by who the request acts as, not by the header text', () => {
+  it('without a tokens file: 45 ingestions, each with a new random bearer text, share the address budget (30 × 201, then 429); health is exempt', async () => {
+    const open = await startService({ TRIBUTARY_RATE_LIMIT: '30', TRIBUTARY_INGEST_WAIT: 'none' });
+    try {
+      const prefix = uniquePrefix('rate-open');
+      const statuses: number[] = [];
+      for (let i = 0; i < 45; i++) {
+        statuses.push((await send(open.baseUrl, { method: 'POST', path: '/api/v1/lineage', body: JSON.stringify(runEvent(prefix, { job: `j${i}` })), headers: randomBearer() })).status);
+      }
+      process.stdout.write(`# open, random bearer texts: ${JSON.stringify(tally(statuses))}\n`);
+      inOrder(statuses, 201, 30);
+      // Reads too: the same address, the same budget, whatever the header says.
+      const read = await send(open.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: randomBearer() });
+      assert.deepEqual([read.status, read.body.error.code], [429, 'LIMIT_EXCEEDED']);
+      assert.ok(Number(read.headers['retry-after']) > 0, 'Retry-After');
+      for (let i = 0; i < 5; i++) assert.equal((await send(open.baseUrl, { path: '/healthz', headers: randomBearer() })).status, 200);
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('with a tokens file: one token in 45 spellings (Bearer in any case, extra spaces) is one budget (30 × 200, then 429); another token has its own', async () => {
+    const limited = await startService({ TRIBUTARY_TOKENS_FILE: file, TRIBUTARY_RATE_LIMIT: '30' });
+    try {
+      const spellings = (token: string, i: number) => `${['Bearer', 'bearer', 'BEARER', 'bEaReR'][i % 4]}${' '.repeat(1 + (i % 3))}${token}${' '.repeat(i % 5)}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 45; i++) {
+        statuses.push((await send(limited.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: { authorization: spellings(made.read.token, i) } })).status);
+      }
+      process.stdout.write(`# tokens file, one token in 45 spellings: ${JSON.stringify(tally(statuses))}\n`);
+      inOrder(statuses, 200, 30);
+      // REST reads and GraphQL share the principal's budget.
+      assert.equal((await send(limited.baseUrl, { path: '/api/v1/coverage', headers: bearer(made.read.token) })).status, 429);
+      // Limits are per principal: "ops" is not "catalog".
+      assert.equal((await send(limited.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: { authorization: spellings(made.admin.token, 1) } })).status, 200);
+      for (let i = 0; i < 5; i++) assert.equal((await send(limited.baseUrl, { path: '/readyz' })).status, 200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('failed authentication is limited per client address (30 × 401, then 429 with Retry-After, the right token too), on by default; another address is not', async () => {
+    // TRIBUTARY_RATE_LIMIT unset: the guessing protection does not depend on it.
+    const guarded = await startService({ TRIBUTARY_TOKENS_FILE: file });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 45; i++) statuses.push((await send(guarded.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: randomBearer() })).status);
+      process.stdout.write(`# tokens file, 45 wrong tokens: ${JSON.stringify(tally(statuses))}\n`);
+      inOrder(statuses, 401, 30);
+      const over = await send(guarded.baseUrl, { method: 'POST', path: '/api/v1/lineage', body: '{}', headers: randomBearer() });
+      assert.deepEqual([over.status, over.body.error.code], [429, 'LIMIT_EXCEEDED']);
+      assert.match(over.body.error.message, /failed authentications/);
+      const wait = Number(over.headers['retry-after']);
+      assert.ok(wait > 0 && wait <= 60, `Retry-After ${over.headers['retry-after']}`);
+      // No oracle: from this address the right token is refused the same way until the minute is over.
+      assert.equal((await send(guarded.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: bearer(made.read.token) })).status, 429);
+      // Another client address has its own budget; health stays open.
+      const other = await send(guarded.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: bearer(made.read.token), localAddress: '127.0.0.2' });
+      assert.equal(other.status, 200);
+      assert.equal((await send(guarded.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: randomBearer(), localAddress: '127.0.0.2' })).status, 401);
+      assert.equal((await send(guarded.baseUrl, { path: '/healthz', headers: randomBearer() })).status, 200);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('60 wrong tokens pipelined on one connection: exactly the budget is checked (30 × 401, 30 × 429)', async () => {
+    const guarded = await startService({ TRIBUTARY_TOKENS_FILE: file });
+    try {
+      const url = new URL(guarded.baseUrl);
+      const request = (i: number) => `GET /api/v1/coverage HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer wrong-${i}\r\n\r\n`;
+      const statuses = await new Promise<number[]>((resolve, reject) => {
+        const socket = net.connect(Number(url.port), url.hostname);
+        let text = '';
+        socket.setEncoding('utf8');
+        socket.on('data', (chunk: string) => {
+          text += chunk;
+          const seen = [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+          if (seen.length === 60) {
+            socket.destroy();
+            resolve(seen);
+          }
+        });
+        socket.on('error', reject);
+        socket.write(Array.from({ length: 60 }, (_, i) => request(i)).join(''));
+      });
+      process.stdout.write(`# 60 pipelined wrong tokens: ${JSON.stringify(tally(statuses))}\n`);
+      assert.deepEqual(tally(statuses), { 401: 30, 429: 30 });
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('an ingest key without a tokens file: wrong keys are limited per address too (30 × 401, then 429)', async () => {
+    const keyed = await startService({ TRIBUTARY_INGEST_KEY: 'a-short-key' });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 35; i++) statuses.push((await send(keyed.baseUrl, { method: 'POST', path: '/api/v1/lineage', body: '{}', headers: randomBearer() })).status);
+      inOrder(statuses, 401, 30);
+      // Open reads check no credential: nothing to guess, nothing refused.
+      assert.equal((await send(keyed.baseUrl, { method: 'POST', path: '/graphql', body: typename, headers: randomBearer() })).status, 200);
+    } finally {
+      await keyed.close();
     }
   });
 });
