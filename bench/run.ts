@@ -459,7 +459,7 @@ async function timedKafka(ingestor: Ingestor, events: Record<string, unknown>[],
   const broker = await startKafka(home, config.embedded.searchPath, config.embedded.javaHome);
   try {
     const id = Math.random().toString(16).slice(2, 10);
-    const settings = { brokers: [broker.bootstrap], topic: `bench.${id}`, dlqTopic: `bench.${id}.dlq`, groupId: `bench-${id}`, clientId: `bench-${id}`, sessionTimeoutMs: 10_000, maxBatch: KAFKA_BATCH, stuckMs: 600_000 };
+    const settings = { brokers: [broker.bootstrap], topic: `bench.${id}`, dlqTopic: `bench.${id}.dlq`, groupId: `bench-${id}`, clientId: `bench-${id}`, sessionTimeoutMs: 10_000, maxBatch: KAFKA_BATCH, maxBatchBytes: 16 * 2 ** 20, stuckMs: 600_000 };
     await createTopic(settings, 4);
     const producer = kafkaClient(settings).producer();
     await producer.connect();

@@ -170,10 +170,24 @@ export async function createApp(
   try {
     // The HTTP contract: acknowledged once in the spool (fdatasync'd); the projector projects in the background.
     const spool = Spool.open(config.ingest.spoolDir, { ...DEFAULT_SPOOL, maxBytes: config.ingest.spoolMaxBytes }, log);
-    const projector = new Projector(executor, spool, log, metrics, rules, { ...DEFAULT_PROJECTOR, batch: config.ingest.projectionBatch, lingerMs: config.ingest.projectionLingerMs }, writer);
+    const projector = new Projector(
+      executor,
+      spool,
+      log,
+      metrics,
+      rules,
+      {
+        ...DEFAULT_PROJECTOR,
+        batch: config.ingest.projectionBatch,
+        batchBytes: config.ingest.projectionBatchBytes,
+        maxQueuedBytes: config.ingest.projectionQueueBytes,
+        lingerMs: config.ingest.projectionLingerMs,
+      },
+      writer,
+    );
     const spooled = new SpooledStore(spool, projector, log);
     const store = (items: IngestItem[]) => spooled.store(items);
-    const committer = new GroupCommitter(store);
+    const committer = new GroupCommitter(store, 500, config.ingest.projectionBatchBytes);
     const catalog = new CatalogService(executor);
     const lineage = new LineageService(executor, config.lineage);
     const trace = new TraceService(executor, config.lineage);
@@ -206,7 +220,10 @@ export async function createApp(
       metrics,
       tls: readTls(config.http.tls),
       ready: () => alsoReady() && core.graphReady() && (config.ingest.maxLagMs === 0 || projector.lagMs() <= config.ingest.maxLagMs),
-      readyDetails: () => ({ neo4j: executor.up() ? 'answering' : 'not answering', projectionLagMs: projector.lagMs() }),
+      readyDetails: () => {
+        const failed = projector.failures();
+        return { neo4j: executor.up() ? 'answering' : 'not answering', projectionLagMs: projector.lagMs(), projectionFailedEvents: failed.count, lastProjectionFailure: failed.last };
+      },
       live: health ? () => health.recoverable() : undefined,
       explorerDir: config.explorer ? defaultExplorerDir() : null,
       embed: config.embed,

@@ -63,6 +63,10 @@ const envSchema = z.object({
   /** Unprojected spool size beyond which ingestion answers 503 until the projection catches up. */
   TRIBUTARY_SPOOL_MAX_MB: positiveInt.default(2048),
   TRIBUTARY_PROJECTION_BATCH: positiveInt.max(5000).default(500),
+  /** JSON text per projection transaction (the projector's and the Kafka worker's), at most; a larger event goes alone. */
+  TRIBUTARY_PROJECTION_BATCH_BYTES: byteSize.default(16 * 1024 * 1024),
+  /** Estimated memory of the validated events the projector keeps in hand; beyond, it reads them back from the spool. */
+  TRIBUTARY_PROJECTION_QUEUE_BYTES: byteSize.default(256 * 1024 * 1024),
   /** How long the projector lets a small batch wait for more events (unless a client waits for it). */
   TRIBUTARY_PROJECTION_LINGER_MS: z.coerce.number().int().min(0).max(10_000).default(500),
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
@@ -263,6 +267,10 @@ export interface IngestSettings {
   /** Readiness fails while the projection lags more than this (ms); 0: the lag is reported, never a reason to be unready. */
   maxLagMs: number;
   projectionBatch: number;
+  /** JSON text (characters) per projection transaction at most, the Kafka worker's too. */
+  projectionBatchBytes: number;
+  /** Estimated heap bytes of validated events the projector holds (src/ingest/batching.ts). */
+  projectionQueueBytes: number;
   projectionLingerMs: number;
   /** The ingestion spool (src/ingest/spool.ts): its folder, and the unprojected bytes it may hold. */
   spoolDir: string;
@@ -277,6 +285,8 @@ export interface KafkaSettings {
   clientId: string;
   sessionTimeoutMs: number;
   maxBatch: number;
+  /** JSON bytes of messages per transaction, at most (TRIBUTARY_PROJECTION_BATCH_BYTES); a larger message goes alone. */
+  maxBatchBytes: number;
   /** A partition whose messages could not be stored for this long makes the worker not ready. */
   stuckMs: number;
 }
@@ -335,6 +345,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       waitTimeoutMs: e.TRIBUTARY_WAIT_TIMEOUT_MS,
       maxLagMs: e.TRIBUTARY_MAX_PROJECTION_LAG_MS,
       projectionBatch: e.TRIBUTARY_PROJECTION_BATCH,
+      projectionBatchBytes: Math.max(1, e.TRIBUTARY_PROJECTION_BATCH_BYTES),
+      projectionQueueBytes: Math.max(1, e.TRIBUTARY_PROJECTION_QUEUE_BYTES),
       projectionLingerMs: e.TRIBUTARY_PROJECTION_LINGER_MS,
       spoolDir: path.resolve(e.TRIBUTARY_SPOOL_DIR ?? path.join(e.TRIBUTARY_HOME, 'spool')),
       spoolMaxBytes: e.TRIBUTARY_SPOOL_MAX_MB * 2 ** 20,
@@ -403,6 +415,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           sessionTimeoutMs: e.KAFKA_SESSION_TIMEOUT_MS,
           stuckMs: e.KAFKA_STUCK_MS,
           maxBatch: e.TRIBUTARY_WORKER_BATCH,
+          maxBatchBytes: Math.max(1, e.TRIBUTARY_PROJECTION_BATCH_BYTES),
         }
       : undefined,
   };

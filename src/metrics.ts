@@ -3,7 +3,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 /**
  * Prometheus metrics (`GET /metrics`). One registry per process; names are stable API for
  * dashboards: tributary_ingest_events_total{transport,outcome}, tributary_http_ingest_seconds,
- * tributary_projection_seconds, tributary_projection_batch_events, tributary_kafka_batch_events,
+ * tributary_projection_seconds, tributary_projection_batch_events, tributary_projection_batch_bytes,
+ * tributary_kafka_batch_events,
  * tributary_kafka_consumer_lag{topic,partition}, tributary_kafka_dlq_messages_total{reason},
  * tributary_kafka_retries_total, tributary_projection_lag_seconds, tributary_projection_queued_events,
  * tributary_projection_failed_events_total; the lineage gauges refreshed on a schedule
@@ -37,6 +38,12 @@ export class Metrics {
     name: 'tributary_projection_batch_events',
     help: 'Events per store-and-project transaction',
     buckets: [1, 2, 5, 10, 25, 50, 100, 250, 500, 1000],
+    registers: [this.registry],
+  });
+  readonly projectionBatchBytes = new Histogram({
+    name: 'tributary_projection_batch_bytes',
+    help: 'JSON text (characters) of the events per projection transaction of the background projector (bounded by TRIBUTARY_PROJECTION_BATCH_BYTES, one larger event alone excepted)',
+    buckets: [2 ** 16, 2 ** 18, 2 ** 20, 2 ** 22, 2 ** 23, 2 ** 24, 2 ** 25, 2 ** 26, 2 ** 28],
     registers: [this.registry],
   });
   readonly kafkaBatch = new Histogram({

@@ -48,7 +48,7 @@ export enum Query {
   EventsPage = 'admin/events-page',
   CountEvents = 'admin/count-events',
   SchemaApplied = 'admin/schema-applied',
-  Ping = 'admin/ping',
+  Ping = 'health/ping',
   IdentityRulesState = 'admin/identity-rules-state',
   RecordIdentityRules = 'admin/record-identity-rules',
   FacetStorageState = 'admin/facet-storage-state',

@@ -1,8 +1,11 @@
+import { batchLength } from './batching';
 import type { IngestItem, IngestOutcome } from './ingestor';
 
 /**
  * Group commit for concurrent single-event requests. One transaction is in flight at a time;
- * the events that arrive meanwhile wait and go together into the next one (at most `maxBatch`).
+ * the events that arrive meanwhile wait and go together into the next one (at most `maxBatch`
+ * events and `maxBatchBytes` of JSON text, one larger event alone: a group's spool append copies
+ * its text twice, so it stays small whatever the event size).
  * A lone request is never delayed: with nothing in flight it commits at once. Each caller's
  * promise resolves only after the write holding its event committed (durable ack): `write` is
  * the ingestor's store (the HTTP contract) or store-and-project.
@@ -16,6 +19,7 @@ export class GroupCommitter {
   constructor(
     private readonly write: (items: IngestItem[]) => Promise<IngestOutcome[]>,
     private readonly maxBatch = 500,
+    private readonly maxBatchBytes = 16 * 2 ** 20,
   ) {}
 
   submit(item: IngestItem): Promise<IngestOutcome> {
@@ -34,7 +38,7 @@ export class GroupCommitter {
     this.flushing = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
+        const batch = this.queue.splice(0, batchLength(this.queue, this.maxBatch, this.maxBatchBytes, (q) => q.item.raw.length));
         this.stats.batches++;
         this.stats.events += batch.length;
         this.stats.largestBatch = Math.max(this.stats.largestBatch, batch.length);

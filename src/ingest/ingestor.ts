@@ -7,6 +7,7 @@ import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
 import { NO_RULES, type IdentityRules } from './naming';
 import { planEvent } from './plan';
+import { DatabaseProbe } from './probe';
 import { emptyPlan } from './plan-rows';
 import { storedEventRow, type StoredEventRow } from './stored-event';
 import type { SpoolPosition } from './spool';
@@ -43,13 +44,17 @@ export function outcomeLabel(o: IngestOutcome): 'stored' | 'duplicate' | 'reject
 }
 
 export class Ingestor {
+  private readonly probe: DatabaseProbe;
+
   constructor(
     private readonly executor: Executor,
     private readonly log?: Logger,
     private readonly metrics?: Metrics,
     private readonly rules: IdentityRules = NO_RULES,
     private readonly writer: ProjectionWriter = new ProjectionWriter(),
-  ) {}
+  ) {
+    this.probe = new DatabaseProbe(executor);
+  }
 
   /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
   async ingest(items: IngestItem[]): Promise<IngestOutcome[]> {
@@ -59,10 +64,12 @@ export class Ingestor {
   }
 
   /**
-   * Commits events in one transaction. Should the transaction fail for a reason other than the
-   * database being unavailable, the batch is split in halves and each half retried, so that one
-   * event the database refuses costs no other event its place; that event alone fails (INTERNAL,
-   * logged).
+   * Commits events in one transaction. Should the transaction fail, the database is probed
+   * (probe.ts): when it does not answer, the error is thrown (UNAVAILABLE: the caller retries).
+   * When it answers, whatever the error (one that looks like unavailability too, such as a message
+   * too large for the server's memory), the batch is split in halves and each half retried, so that
+   * one event the database refuses costs no other event its place; that event alone fails
+   * (INTERNAL, logged).
    */
   private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
@@ -76,7 +83,8 @@ export class Ingestor {
       this.metrics?.projectionBatch.observe(events.length);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
-      if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;
+      const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
+      if (!(await this.probe.up())) throw unavailable ? err : new AppError(ErrorCode.UNAVAILABLE, 'the graph database does not answer; retry later');
       if (events.length === 1) {
         this.log?.error('event could not be projected', { eventId: events[0]!.row.id, error: err });
         return new Map([[events[0]!.row.id, new AppError(ErrorCode.INTERNAL, 'the event could not be stored (logged)')]]);

@@ -3,6 +3,7 @@ import type { KafkaSettings } from '../config';
 import { AppError, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
+import { batchLength } from './batching';
 import { decodeUtf8 } from './decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 import { reasonOf } from './ndjson';
@@ -17,7 +18,8 @@ import { reasonOf } from './ndjson';
  * any point redelivers, and redelivery is harmless (idempotent projection).
  * Backpressure: two partitions' batches at a time: while one is in its transaction, the other is
  * decoded, validated and planned, then waits for the process's one projection writer (writer.ts);
- * at most `maxBatch` events per transaction. While
+ * at most `maxBatch` events and `maxBatchBytes` of message values per transaction (one larger
+ * message alone), so a transaction's message to Neo4j stays small whatever the event size. While
  * Neo4j is unavailable the batch is retried with backoff (heartbeating, so the group keeps the
  * partition): consumption pauses and resumes by itself, nothing is skipped.
  * Shutdown: `stop` lets the batch in flight finish (or abandons it uncommitted) and never commits
@@ -128,9 +130,10 @@ export class KafkaWorker {
 
   private async handleBatchInner({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     this.metrics?.kafkaBatch.observe(batch.messages.length);
-    for (let i = 0; i < batch.messages.length; i += this.settings.maxBatch) {
+    for (let i = 0, n = 0; i < batch.messages.length; i += n) {
       if (!isRunning() || isStale() || this.stopping) return;
-      const chunk = batch.messages.slice(i, i + this.settings.maxBatch);
+      n = batchLength(batch.messages.slice(i, i + this.settings.maxBatch), this.settings.maxBatch, this.settings.maxBatchBytes, (m) => m.value?.length ?? 0);
+      const chunk = batch.messages.slice(i, i + n);
       const stored = await this.storeChunk(batch.topic, batch.partition, chunk, heartbeat, () => isRunning() && !isStale() && !this.stopping);
       if (!stored) return; // stopped while waiting for Neo4j: nothing committed, the batch is redelivered
       const last = chunk[chunk.length - 1]!.offset;

@@ -6,8 +6,10 @@ import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
+import { batchLength, memoryOf } from './batching';
 import { prepareBatch, projectEvents, storeAndProject, type Accepted } from './ingestor';
 import { NO_RULES, type IdentityRules } from './naming';
+import { DatabaseProbe } from './probe';
 import { comparePositions, type Spool, type SpoolPosition } from './spool';
 import { storedEventRow } from './stored-event';
 import { validateEvent } from './validate';
@@ -16,8 +18,18 @@ import { ProjectionWriter } from './writer';
 export interface ProjectorOptions {
   /** Events per projection transaction, at most. */
   batch: number;
+  /**
+   * JSON text (characters) per projection transaction, at most; an event larger than this is a
+   * transaction of its own. The message to Neo4j is about two to three times this (the text, the
+   * facets as JSON, the plan).
+   */
+  batchBytes: number;
   /** Validated events held in memory; beyond it the projector reads them back from the spool. */
   maxQueued: number;
+  /** Estimated heap bytes (batching.ts memoryOf) of the validated events held in memory, at most; beyond, as `maxQueued`. */
+  maxQueuedBytes: number;
+  /** How long the database may take to answer the probe after a failed batch (probe.ts) before it counts as down. */
+  probeTimeoutMs: number;
   /** How often an idle projector looks again (legacy Pending events, the spool). */
   idleMs: number;
   /**
@@ -30,7 +42,25 @@ export interface ProjectorOptions {
 /** How often an idle projector looks for events an earlier version left Pending in Neo4j. */
 const LEGACY_EVERY_MS = 2_000;
 
-export const DEFAULT_PROJECTOR: ProjectorOptions = { batch: 500, maxQueued: 5_000, idleMs: 1_000, lingerMs: 500 };
+export const DEFAULT_PROJECTOR: ProjectorOptions = {
+  batch: 500,
+  batchBytes: 16 * 2 ** 20,
+  maxQueued: 5_000,
+  maxQueuedBytes: 256 * 2 ** 20,
+  probeTimeoutMs: 5_000,
+  idleMs: 1_000,
+  lingerMs: 500,
+};
+
+/** Attempts for one event that fails as if the database were unavailable while the probe finds it up, before it is labelled ProjectionFailed. */
+const SINGLE_ATTEMPTS = 3;
+
+/** The last event labelled ProjectionFailed by this process (shown on /readyz). */
+export interface ProjectionFailure {
+  eventId: string;
+  error: string;
+  at: string;
+}
 
 /** An event in the spool, validated; `error` set when it no longer validates (read back after an upgrade). */
 export interface SpooledEvent extends Accepted {
@@ -40,19 +70,28 @@ export interface SpooledEvent extends Accepted {
 }
 
 /**
- * Projects the spool (spool.ts) into the graph in log order, in batches of up to `batch` events per
- * transaction; each transaction stores the raw events (Event nodes, once per content) and the
- * projection of those not stored before, then the spool's checkpoint moves past them.
+ * Projects the spool (spool.ts) into the graph in log order, in batches of up to `batch` events and
+ * `batchBytes` of JSON text per transaction; each transaction stores the raw events (Event nodes,
+ * once per content) and the projection of those not stored before, then the spool's checkpoint
+ * moves past them.
  * Events come from memory (handed over by `offer` as they are acknowledged, already validated) or,
- * after a restart or when more than `maxQueued` wait, are read back from the spool.
- * A batch the database refuses is split in halves; an event that fails alone is stored with the
- * label ProjectionFailed and its error (logged, counted; `npm run reproject` retries it), so it
- * never blocks the others. While Neo4j is unavailable the batch waits and is retried with backoff;
- * nothing is dropped (the spool holds it). Events a version before the spool left labelled Pending
- * in Neo4j are projected once after start.
+ * after a restart or when more than `maxQueued` events or `maxQueuedBytes` of them wait, are read
+ * back from the spool (a batch at a time): what the projector holds is bounded in bytes whatever
+ * the event size, so a stalled database fills the spool to its limit (503), never the heap.
+ * A failed batch is followed by a probe of the database (probe.ts). When the database does not
+ * answer it is down: the batch waits and is retried with backoff; nothing is dropped (the spool
+ * holds it). When it answers, the batch is at fault whatever the error: it is split in halves,
+ * down to the one event that fails alone, which is stored with the label ProjectionFailed and its
+ * error (logged, counted, shown on /readyz; `npm run reproject` retries it), so it never blocks the
+ * others. Events a version before the spool left labelled Pending in Neo4j are projected once after start.
  */
 export class Projector {
   private readonly queue: SpooledEvent[] = [];
+  /** Estimated heap bytes of `queue` (memoryOf of each event's text). */
+  private queuedBytes = 0;
+  private readonly probe: DatabaseProbe;
+  private failedCount = 0;
+  private lastFailure: ProjectionFailure | null = null;
   /** The end of the last event taken (queued or read): offers continue from here. */
   private taken: SpoolPosition;
   /** Set while events after this position are only in the spool, not in memory. */
@@ -79,6 +118,7 @@ export class Projector {
     private readonly options: ProjectorOptions = DEFAULT_PROJECTOR,
     private readonly writer: ProjectionWriter = new ProjectionWriter(),
   ) {
+    this.probe = new DatabaseProbe(executor, options.probeTimeoutMs);
     this.taken = spool.checkpoint;
     this.fromDisk = comparePositions(spool.normalise(spool.checkpoint), spool.normalise(spool.end)) < 0 ? spool.checkpoint : null;
     if (metrics) metrics.projectionState = () => ({ lagMs: this.lagMs(), queued: spool.pendingRecords });
@@ -102,14 +142,20 @@ export class Projector {
     for (const e of events) {
       if (this.fromDisk) break;
       if (comparePositions(this.spool.normalise(e.end), this.spool.normalise(this.taken)) <= 0) continue;
-      if (this.queue.length >= this.options.maxQueued || comparePositions(this.spool.normalise(e.start), this.spool.normalise(this.taken)) !== 0) {
+      const full = this.queue.length > 0 && (this.queue.length >= this.options.maxQueued || this.queuedBytes + memoryOf(e.row.raw) > this.options.maxQueuedBytes);
+      if (full || comparePositions(this.spool.normalise(e.start), this.spool.normalise(this.taken)) !== 0) {
         this.fromDisk = this.taken;
         break;
       }
-      this.queue.push(e);
+      this.push([e]);
       this.taken = e.end;
     }
-    if (!this.lingering || this.queue.length >= this.options.batch || this.fromDisk) this.wake?.();
+    if (!this.lingering || this.batchReady() || this.fromDisk) this.wake?.();
+  }
+
+  /** Events labelled ProjectionFailed by this process since it started, and the last one (for /readyz). */
+  failures(): { count: number; last: ProjectionFailure | null } {
+    return { count: this.failedCount, last: this.lastFailure };
   }
 
   /** Milliseconds since the oldest event not yet projected was received; 0 when none. */
@@ -153,17 +199,38 @@ export class Projector {
     return comparePositions(this.spool.normalise(end), this.spool.normalise(this.spool.checkpoint)) <= 0;
   }
 
+  /** Queues events at the back (or, `front`, events taken and not projected, back at the front). */
+  private push(events: SpooledEvent[], front = false): void {
+    if (front) this.queue.unshift(...events);
+    else this.queue.push(...events);
+    for (const e of events) this.queuedBytes += memoryOf(e.row.raw);
+  }
+
+  /** The next batch from the queue: at most `batch` events and `batchBytes` of text. */
+  private take(): SpooledEvent[] {
+    const batch = this.queue.splice(0, batchLength(this.queue, this.options.batch, this.options.batchBytes, (e) => e.row.raw.length));
+    for (const e of batch) this.queuedBytes -= memoryOf(e.row.raw);
+    if (this.queue.length === 0) this.queuedBytes = 0;
+    return batch;
+  }
+
+  /** Whether the queue holds a full batch (by count or by bytes). */
+  private batchReady(): boolean {
+    const n = batchLength(this.queue, this.options.batch, this.options.batchBytes, (e) => e.row.raw.length);
+    return n >= this.options.batch || n < this.queue.length;
+  }
+
   private async run(): Promise<void> {
     while (this.running) {
       if (this.backoffMs > 0) await this.sleep(this.backoffMs);
       if (!this.running) break;
       const age = this.queue.length > 0 ? Date.now() - Date.parse(this.queue[0]!.row.receivedAt!) : 0;
-      if (!this.fromDisk && this.queue.length > 0 && this.queue.length < this.options.batch && this.waiters.length === 0 && age < this.options.lingerMs) {
+      if (!this.fromDisk && this.queue.length > 0 && !this.batchReady() && this.waiters.length === 0 && age < this.options.lingerMs) {
         this.lingering = true;
         await this.sleep(this.options.lingerMs - age);
         this.lingering = false;
       }
-      let batch = this.queue.splice(0, this.options.batch);
+      let batch = this.take();
       try {
         if (batch.length === 0 && this.fromDisk) batch = this.readBack();
         if (batch.length === 0) {
@@ -177,7 +244,7 @@ export class Projector {
         this.backoffMs = 0;
       } catch (err) {
         // Unavailable: back to the front of the queue, tried again after a pause.
-        this.queue.unshift(...batch);
+        this.push(batch, true);
         this.backoffMs = Math.min(10_000, Math.max(500, this.backoffMs * 2));
         this.log.warn('projection paused: the graph database is unavailable', { events: batch.length, retryInMs: this.backoffMs, error: (err as Error).message });
       }
@@ -187,7 +254,7 @@ export class Projector {
   /** The next events from the spool (after a restart, or past the memory queue), validated again. */
   private readBack(): SpooledEvent[] {
     const from = this.fromDisk!;
-    const records = this.spool.read(from, this.options.batch);
+    const records = this.spool.read(from, this.options.batch, this.options.batchBytes);
     const events: SpooledEvent[] = records.map((r) => {
       try {
         const value = JSON.parse(r.raw) as unknown;
@@ -205,7 +272,12 @@ export class Projector {
     return events;
   }
 
-  /** One transaction for the batch; halves on a failure that is not the database being down. */
+  /**
+   * One transaction for the batch. On a failure the database is probed: down, the error is thrown
+   * (UNAVAILABLE: the run loop backs off and retries); up, the batch is at fault and is split in
+   * halves, down to the one event that fails alone and is labelled ProjectionFailed (one that
+   * fails as if the database were unavailable gets SINGLE_ATTEMPTS tries first, never more).
+   */
   private async project(batch: SpooledEvent[]): Promise<void> {
     const invalid = batch.filter((e) => e.error !== undefined);
     if (invalid.length > 0) {
@@ -213,33 +285,51 @@ export class Projector {
       batch = batch.filter((e) => e.error === undefined);
       if (batch.length === 0) return;
     }
-    try {
-      // The same event acknowledged twice (two requests at once) is stored and projected once.
-      const prepared = prepareBatch([...new Map(batch.map((e) => [e.row.id, e])).values()], this.rules);
-      const created = await this.writer.exclusive(async () => {
-        const timer = this.metrics?.projectionSeconds.startTimer();
-        const result = await this.executor.writeTx('project', (tx) => storeAndProject(tx, prepared));
-        timer?.();
-        return result;
-      });
-      this.metrics?.projectionBatch.observe(batch.length);
-      for (const e of batch) if (!created.has(e.row.id)) this.remember(e.row.id);
-    } catch (err) {
-      if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;
-      if (batch.length === 1) {
-        this.log.error('event could not be projected; stored with the label ProjectionFailed', { eventId: batch[0]!.row.id, error: err });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.write(batch);
+        return;
+      } catch (err) {
+        if (!(await this.probe.up())) throw unavailableFrom(err);
+        const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
+        if (batch.length > 1) {
+          this.log.warn('projection batch refused while the database answers; splitting it', { events: batch.length, error: (err as Error)?.message ?? String(err) });
+          const mid = Math.ceil(batch.length / 2);
+          await this.project(batch.slice(0, mid));
+          await this.project(batch.slice(mid));
+          return;
+        }
+        if (unavailable && attempt < SINGLE_ATTEMPTS) {
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+          continue;
+        }
+        this.log.error('event could not be projected; stored with the label ProjectionFailed', { eventId: batch[0]!.row.id, attempts: attempt, error: err });
         await this.fail(batch[0]!, (err as Error)?.message ?? String(err));
         return;
       }
-      const mid = Math.ceil(batch.length / 2);
-      await this.project(batch.slice(0, mid));
-      await this.project(batch.slice(mid));
     }
   }
 
-  /** Stores the event unprojected, labelled ProjectionFailed; if even that is refused, appends it to `failed.ndjson` in the spool folder. */
+  /** Stores and projects the batch in one transaction (ids unique: the same event acknowledged twice is stored and projected once). */
+  private async write(batch: SpooledEvent[]): Promise<void> {
+    const prepared = prepareBatch([...new Map(batch.map((e) => [e.row.id, e])).values()], this.rules);
+    const created = await this.writer.exclusive(async () => {
+      const timer = this.metrics?.projectionSeconds.startTimer();
+      const result = await this.executor.writeTx('project', (tx) => storeAndProject(tx, prepared));
+      timer?.();
+      return result;
+    });
+    this.metrics?.projectionBatch.observe(batch.length);
+    this.metrics?.projectionBatchBytes.observe(batch.reduce((n, e) => n + e.row.raw.length, 0));
+    for (const e of batch) if (!created.has(e.row.id)) this.remember(e.row.id);
+  }
+
+  /**
+   * Stores the event unprojected, labelled ProjectionFailed (counted, the last one kept for
+   * /readyz); if even that is refused while the database answers, appends it to `failed.ndjson` in
+   * the spool folder. Throws UNAVAILABLE when the database is down.
+   */
   private async fail(e: SpooledEvent, error: string): Promise<void> {
-    this.metrics?.projectionFailed.inc();
     if (this.failedRecently.size >= 10_000) this.failedRecently.delete(this.failedRecently.keys().next().value!);
     this.failedRecently.set(e.row.id, error.slice(0, 500));
     const at = new Date().toISOString();
@@ -251,10 +341,13 @@ export class Projector {
         }),
       );
     } catch (err) {
-      if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) throw err;
+      if (!(await this.probe.up())) throw unavailableFrom(err);
       this.log.error('event could not be stored either; kept in failed.ndjson in the spool folder', { eventId: e.row.id, error: err });
       fs.appendFileSync(path.join(this.spool.dir, 'failed.ndjson'), JSON.stringify({ receivedAt: e.row.receivedAt, error, raw: e.row.raw }) + '\n');
     }
+    this.metrics?.projectionFailed.inc();
+    this.failedCount++;
+    this.lastFailure = { eventId: e.row.id, error: error.slice(0, 500), at };
   }
 
   /**
@@ -304,4 +397,10 @@ export class Projector {
       };
     });
   }
+}
+
+/** The error of a batch that failed while the database was down, as UNAVAILABLE (the run loop's cue to back off). */
+function unavailableFrom(err: unknown): AppError {
+  if (err instanceof AppError && err.code === ErrorCode.UNAVAILABLE) return err;
+  return new AppError(ErrorCode.UNAVAILABLE, `the graph database does not answer (${(err as Error)?.message ?? String(err)})`);
 }

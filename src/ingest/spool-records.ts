@@ -18,8 +18,21 @@ function checksum(receivedAt: string, body: Buffer): string {
   return createHash('sha256').update(receivedAt).update(body).digest('hex').slice(0, 16);
 }
 
-/** Valid records of a segment between `from` and `to`, at most `max`; `next` is where reading stopped (a damaged record, or `to`). */
-export function readSegment(file: string, from: number, to: number, max: number, segment: number): { records: ReadRecord[]; next: number } {
+/**
+ * Valid records of a segment between `from` and `to`, at most `max` and at most `maxBytes` of
+ * records (header and text) in all, the first one always when `firstAlways`; `next` is where
+ * reading stopped (a damaged record, `to`, or the next record); `full` when the byte bound
+ * stopped it.
+ */
+export function readSegment(
+  file: string,
+  from: number,
+  to: number,
+  max: number,
+  segment: number,
+  maxBytes = Infinity,
+  firstAlways = true,
+): { records: ReadRecord[]; next: number; full: boolean } {
   const records: ReadRecord[] = [];
   const fd = fs.openSync(file, 'r');
   let window = Buffer.alloc(0);
@@ -45,13 +58,14 @@ export function readSegment(file: string, from: number, to: number, max: number,
       const size = Number(header[1]);
       if (header.length !== 4 || header[0] !== MAGIC || !Number.isSafeInteger(size) || size < 0) break;
       const bodyStart = at + nl + 1;
+      if (bodyStart + size + 1 - from > maxBytes && (records.length > 0 || !firstAlways)) return { records, next: at, full: true };
       const body = bytes(bodyStart, size + 1);
       if (!body || body[size] !== 0x0a || checksum(header[3]!, body.subarray(0, size)) !== header[2]) break;
       const end = bodyStart + size + 1;
       records.push({ receivedAt: header[3]!, raw: body.toString('utf8', 0, size), start: { segment, offset: at }, end: { segment, offset: end } });
       at = end;
     }
-    return { records, next: at };
+    return { records, next: at, full: false };
   } finally {
     fs.closeSync(fd);
   }

@@ -160,13 +160,16 @@ export class Spool {
   }
 
   /**
-   * Up to `maxRecords` records from `from` (a record start), in log order, only what is synced.
-   * Past a damaged record the rest of that segment is skipped (logged).
+   * Up to `maxRecords` records from `from` (a record start), in log order, only what is synced, and
+   * at most `maxBytes` of records (as framed on disk) in all, except that the first record is always
+   * given (one larger than `maxBytes` comes alone). Past a damaged record the rest of that segment
+   * is skipped (logged).
    */
-  read(from: SpoolPosition, maxRecords: number): ReadRecord[] {
+  read(from: SpoolPosition, maxRecords: number, maxBytes = Infinity): ReadRecord[] {
     const out: ReadRecord[] = [];
+    let bytes = 0;
     let at = this.normalise(from);
-    while (out.length < maxRecords) {
+    while (out.length < maxRecords && (out.length === 0 || bytes < maxBytes)) {
       const length = this.segments.get(at.segment);
       if (length === undefined || at.offset >= length) {
         const later = [...this.segments.keys()].filter((n) => n > at.segment).sort((a, b) => a - b)[0];
@@ -175,8 +178,11 @@ export class Spool {
         continue;
       }
       const want = maxRecords - out.length;
-      const { records, next } = readSegment(this.file(at.segment), at.offset, length, want, at.segment);
+      const budget = out.length === 0 ? maxBytes : maxBytes - bytes;
+      const { records, next, full } = readSegment(this.file(at.segment), at.offset, length, want, at.segment, budget, out.length === 0);
       out.push(...records);
+      for (const r of records) bytes += r.end.offset - r.start.offset;
+      if (full) break;
       if (records.length < want && next < length) {
         this.log?.error('spool record damaged; the rest of its segment is skipped', { segment: at.segment, offset: next, bytes: length - next });
         this.segments.set(at.segment, next);

@@ -14,6 +14,7 @@ export function kafkaSettings(label: string, overrides: Partial<KafkaSettings> =
     clientId: `test-${id}`,
     sessionTimeoutMs: 6000,
     maxBatch: 100,
+    maxBatchBytes: 16 * 2 ** 20,
     stuckMs: 60_000,
     ...overrides,
   };

@@ -157,4 +157,32 @@ describe('ingestion spool', () => {
     await s.close();
     fs.rmSync(dir, { recursive: true });
   });
+
+  it('reads at most a byte budget (records as framed), within a segment and across segments; one record larger than it comes alone', async () => {
+    const dir = tmp();
+    const s = Spool.open(dir, { segmentBytes: 64 * 1024, maxBytes: 10 * 2 ** 20 });
+    const text = (i: number, size: number) => `{"i":${i},"pad":"${'p'.repeat(size)}"}`;
+    const sizes = [10_000, 10_000, 10_000, 100_000, 10_000, 10_000, 10_000, 10_000, 10_000, 10_000];
+    // One append per record: sealed segments of at most 64 KB (the 100 KB record alone in one).
+    for (const [i, size] of sizes.entries()) await s.append([{ receivedAt: rec(i).receivedAt, raw: text(i, size) }]);
+    const all = readAll(s);
+    assert.equal(all.length, sizes.length);
+    const framed = (r: (typeof all)[number]) => r.end.offset - r.start.offset;
+    assert.ok(new Set(all.map((r) => r.start.segment)).size >= 3, 'the records span segments');
+    let from = s.checkpoint;
+    const pages: number[][] = [];
+    for (;;) {
+      const page = s.read(from, 1_000, 25_000);
+      if (page.length === 0) break;
+      const bytes = page.reduce((n, r) => n + framed(r), 0);
+      assert.ok(bytes <= 25_000 || page.length === 1, `page of ${page.length} records, ${bytes} bytes`);
+      pages.push(page.map((r) => JSON.parse(r.raw).i as number));
+      from = page[page.length - 1]!.end;
+    }
+    assert.deepEqual(pages, [[0, 1], [2], [3], [4, 5], [6, 7], [8, 9]], 'two 10 KB records per 25 KB page; the 100 KB one alone; nothing skipped');
+    assert.deepEqual(s.read(s.checkpoint, 3).map((r) => r.raw), all.slice(0, 3).map((r) => r.raw), 'without a budget: by count');
+    assert.equal(s.read(s.checkpoint, 1, 1).length, 1, 'a budget below the first record still gives it');
+    await s.close();
+    fs.rmSync(dir, { recursive: true });
+  });
 });
