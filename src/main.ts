@@ -8,7 +8,7 @@ import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/
 import { Neo4jSupervisor } from './graph/embedded/supervisor';
 import { printGraphqlSchema } from './graphql/schema';
 import { authFromConfig, newToken } from './http/auth';
-import { addOpsRoutes } from './http/server';
+import { addOpsRoutes, answerErrorsAsJson } from './http/server';
 import { readTls } from './http/tls';
 import { KafkaWorker } from './ingest/kafka-worker';
 import { ingestNdjson } from './ingest/ndjson';
@@ -70,6 +70,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   if (shape === 'worker') {
     const c = (core = await createCore(config, log, metrics, health));
     const ops = Fastify({ logger: false, ...(tls ? { https: tls } : {}) }) as unknown as FastifyInstance;
+    answerErrorsAsJson(ops, log);
     const moving = () => !worker || worker.stuck().length === 0;
     addOpsRoutes(
       ops,

@@ -102,6 +102,24 @@ export function addOpsRoutes(
 /** Deepest nesting of a /graphql body (the variables of the deepest input types need far fewer). */
 const MAX_VARIABLE_NESTING = 64;
 
+/**
+ * Every error answered as JSON `{error: {code, message, details?}}` with its status (and
+ * Retry-After where a client should retry); unknown routes 404. Shared by the full server and the
+ * worker-only process's ops port.
+ */
+export function answerErrorsAsJson(app: FastifyInstance, log: Logger): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const { status, body } = errorResponse(err, log, `${req.method} ${req.url}`);
+    // OpenLineage clients and proxies retry 503s; say when (and when a limited client may try again).
+    if (status === 503) void reply.header('retry-after', '5');
+    if (err instanceof AppError && err.retryAfterS !== undefined) void reply.header('retry-after', String(err.retryAfterS));
+    void reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((req, reply) => {
+    void reply.code(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `no route ${req.method} ${req.url}` } });
+  });
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
@@ -119,16 +137,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
       (err: Error) => done(err, undefined),
     );
   });
-  app.setErrorHandler((err: FastifyError, req, reply) => {
-    const { status, body } = errorResponse(err, deps.log, `${req.method} ${req.url}`);
-    // OpenLineage clients and proxies retry 503s; say when (and when a limited client may try again).
-    if (status === 503) void reply.header('retry-after', '5');
-    if (err instanceof AppError && err.retryAfterS !== undefined) void reply.header('retry-after', String(err.retryAfterS));
-    void reply.code(status).send(body);
-  });
-  app.setNotFoundHandler((req, reply) => {
-    void reply.code(404).send({ error: { code: ErrorCode.NOT_FOUND, message: `no route ${req.method} ${req.url}` } });
-  });
+  answerErrorsAsJson(app, deps.log);
 
   if (deps.ratePerMinute) {
     // Keyed by who the request acts as, never by the header's text: the principal's name once
