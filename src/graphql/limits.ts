@@ -69,6 +69,9 @@ const REGION_READS: Record<string, (args: Record<string, unknown>, caps: WalkCap
   identity: (_args, caps) => walkNodes(caps, 3),
 };
 
+/** Root fields that walk the graph or read a region of it: never lookups (see isLookup). */
+export const WALK_FIELDS: ReadonlySet<string> = new Set([...Object.keys(REGION_READS), 'lineage', 'trace']);
+
 export function costEstimator(caps: WalkCaps): ComplexityEstimator {
   return ({ args, field, type, childComplexity }) => {
     const region = type.name === 'Query' ? REGION_READS[field.name] : undefined;
@@ -95,6 +98,42 @@ export function operationCost(schema: GraphQLSchema, document: DocumentNode, cap
     variables,
     estimators: [costEstimator(caps), simpleEstimator({ defaultComplexity: 1 })],
   });
+}
+
+/** The estimate up to which an operation without walks is a lookup (src/http/lanes.ts admits lookups on their own slots). */
+export const LOOKUP_COST = 1_000;
+
+/**
+ * Whether an operation is a lookup: no root field in WALK_FIELDS (through fragments too) and an
+ * estimated cost of at most LOOKUP_COST. Throws as operationCost does (e.g. a variable of the wrong type).
+ */
+export function isLookup(schema: GraphQLSchema, document: DocumentNode, caps: WalkCaps, variables: Record<string, unknown> = {}, operationName?: string): boolean {
+  if (rootFields(document, operationName).some((name) => WALK_FIELDS.has(name))) return false;
+  return operationCost(schema, document, caps, variables, operationName) <= LOOKUP_COST;
+}
+
+/** Names of the fields an operation selects at its root, fragments expanded. */
+function rootFields(document: DocumentNode, operationName?: string): string[] {
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
+  );
+  const op = document.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && (!operationName || d.name?.value === operationName));
+  if (!op || op.kind !== Kind.OPERATION_DEFINITION) return [];
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const visit = (set: SelectionSetNode): void => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) names.push(sel.name.value);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) visit(sel.selectionSet);
+      else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const frag = fragments.get(sel.name.value);
+        if (frag) visit(frag);
+      }
+    }
+  };
+  visit(op.selectionSet);
+  return names;
 }
 
 export function queryLimitsPlugin(schema: GraphQLSchema, limits: QueryLimits, caps: WalkCaps): ApolloServerPlugin {

@@ -9,7 +9,8 @@ import { Bucket, CoverageScope, DiffChangeKind } from '../lineage/types';
 import { Scope, type Auth } from './auth';
 import { badgeSvg, widgetHtml } from './coverage-embeds';
 import { OPENAPI } from './openapi';
-import { holdSlot, type ReadSlots } from './read-slots';
+import { clientOf, Lane, type Lanes } from './lanes';
+import { holdSlot } from './read-slots';
 
 /**
  * Coverage outside GraphQL, computed by the same service (src/lineage/coverage-service.ts):
@@ -22,14 +23,15 @@ import { holdSlot, type ReadSlots } from './read-slots';
  *   GET /embed/coverage         an HTML widget for an iframe, CSP frame-ancestors from config
  * All take scope (ALL, NAMESPACE, JOB, ENGINE) and value as the GraphQL `coverage` does; bad
  * parameters are 400 with the reason. They need the read scope like /graphql (the embeds not when
- * TRIBUTARY_EMBED_PUBLIC=true), and share its admission (at most N executing, the rest queued).
+ * TRIBUTARY_EMBED_PUBLIC=true). Admission (src/http/lanes.ts): the heavy lane, with GraphQL's
+ * walks and analytics; anonymous embeds in a lane of their own.
  */
 
 export interface CoverageRouteOptions {
   coverage: CoverageService;
   diff: DiffService;
   auth: Auth;
-  slots: ReadSlots;
+  lanes: Lanes;
   embed: { thresholds: [number, number]; frameAncestors: string; public: boolean };
 }
 
@@ -69,8 +71,9 @@ function parse<T extends z.ZodType>(schema: T, query: unknown): z.infer<T> {
 export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptions): Promise<void> {
   /** Read access, then an admission slot held until the answer is sent; false when the client left while waiting. */
   const admit = async (req: FastifyRequest, reply: FastifyReply, embed = false): Promise<boolean> => {
-    if (!(embed && o.embed.public)) req.principal = await o.auth.check(req, Scope.READ);
-    return holdSlot(o.slots, req.raw, reply.raw);
+    const anonymous = embed && o.embed.public;
+    if (!anonymous) req.principal = await o.auth.check(req, Scope.READ);
+    return holdSlot(o.lanes[anonymous ? Lane.EMBED : Lane.HEAVY], req.raw, reply.raw, clientOf(req));
   };
   const gone = (reply: FastifyReply) => reply.code(499).send();
 
