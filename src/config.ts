@@ -132,10 +132,16 @@ const envSchema = z.object({
   TRIBUTARY_MAX_RESPONSE_FIELDS: positiveInt.default(250_000),
   /** Longest a read transaction may run in Neo4j before the server cancels it. */
   TRIBUTARY_QUERY_TIMEOUT_MS: positiveInt.default(30_000),
-  /** GraphQL requests executing at once (others wait in order); default: the number of cores, at least 2. */
+  /** Heavy reads executing at once (walks, analytics, REST coverage and diff; src/http/lanes.ts); default: the number of cores, at least 2. */
   TRIBUTARY_GRAPHQL_CONCURRENCY: positiveInt.optional(),
-  /** GraphQL requests that may wait for a slot; beyond, 503 at once. */
+  /** GraphQL lookups executing at once, on slots of their own; default: twice the number of cores, at least 4. */
+  TRIBUTARY_LOOKUP_CONCURRENCY: positiveInt.optional(),
+  /** Anonymous embeds (TRIBUTARY_EMBED_PUBLIC=true) executing at once, on slots of their own. */
+  TRIBUTARY_EMBED_CONCURRENCY: positiveInt.default(1),
+  /** Reads that may wait for a slot, per lane; beyond, 503 at once. */
   TRIBUTARY_GRAPHQL_QUEUE: positiveInt.default(1000),
+  /** Reads of one client (token, else address) that may wait for a slot, per lane; beyond, 503 at once. */
+  TRIBUTARY_GRAPHQL_CLIENT_QUEUE: positiveInt.default(50),
   TRIBUTARY_IDENTITY_RULES: z.string().min(1).optional(),
   TRIBUTARY_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Comma-separated bootstrap servers; when set, `serve` also runs the Kafka ingestion worker. */
@@ -207,9 +213,12 @@ export interface Config {
     maxBytes: number;
     /** Read transactions are cancelled by Neo4j after this long (ms). */
     timeoutMs: number;
-    /** GraphQL requests executing at once, and how many may wait (src/http/read-slots.ts). */
+    /** Admission (src/http/lanes.ts): slots of the heavy, lookup and embed lanes; waiting reads per lane, and per client in a lane. */
     concurrency: number;
+    lookupConcurrency: number;
+    embedConcurrency: number;
     queue: number;
+    clientQueue: number;
   };
   /** Absent when KAFKA_BROKERS is not set. */
   kafka?: KafkaSettings;
@@ -367,7 +376,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: e.TRIBUTARY_MAX_QUERY_BYTES,
       timeoutMs: e.TRIBUTARY_QUERY_TIMEOUT_MS,
       concurrency: e.TRIBUTARY_GRAPHQL_CONCURRENCY ?? Math.max(2, os.cpus().length),
+      lookupConcurrency: e.TRIBUTARY_LOOKUP_CONCURRENCY ?? Math.max(4, 2 * os.cpus().length),
+      embedConcurrency: e.TRIBUTARY_EMBED_CONCURRENCY,
       queue: e.TRIBUTARY_GRAPHQL_QUEUE,
+      clientQueue: e.TRIBUTARY_GRAPHQL_CLIENT_QUEUE,
     },
     access: {
       tokensFile: e.TRIBUTARY_TOKENS_FILE,

@@ -7,7 +7,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * tributary_kafka_batch_events,
  * tributary_kafka_consumer_lag{topic,partition}, tributary_kafka_dlq_messages_total{reason},
  * tributary_kafka_retries_total, tributary_projection_lag_seconds, tributary_projection_queued_events,
- * tributary_projection_failed_events_total; the lineage gauges refreshed on a schedule
+ * tributary_projection_failed_events_total, tributary_read_requests{lane,state} (admission,
+ * src/http/lanes.ts); the lineage gauges refreshed on a schedule
  * (src/http/coverage-gauges.ts): tributary_lineage_coverage_ratio{namespace,engine},
  * tributary_lineage_edges{granularity,namespace,engine}, tributary_lineage_breaks{kind},
  * tributary_lineage_gauges_refreshed_timestamp_seconds; coverage-drop alerts (src/http/coverage-alerts.ts):
@@ -83,6 +84,20 @@ export class Metrics {
     help: 'Stored events waiting in this process for projection',
     registers: [this.registry],
     collect: (): void => this.projectionQueued.set(this.projectionState().queued),
+  });
+  /** Reads executing and waiting in each admission lane, read at each scrape (set by src/http/server.ts). */
+  readState: () => Record<string, { active: number; waiting: number }> = () => ({});
+  readonly readRequests: Gauge<'lane' | 'state'> = new Gauge({
+    name: 'tributary_read_requests',
+    help: 'Reads executing (state=active) and waiting for a slot (state=waiting), by admission lane (lookup, heavy, embed)',
+    labelNames: ['lane', 'state'] as const,
+    registers: [this.registry],
+    collect: (): void => {
+      for (const [lane, s] of Object.entries(this.readState())) {
+        this.readRequests.set({ lane, state: 'active' }, s.active);
+        this.readRequests.set({ lane, state: 'waiting' }, s.waiting);
+      }
+    },
   });
   readonly projectionFailed = new Counter({
     name: 'tributary_projection_failed_events_total',

@@ -9,7 +9,8 @@ import { Bucket, CoverageScope, DiffChangeKind } from '../lineage/types';
 import { Scope, type Auth } from './auth';
 import { badgeSvg, widgetHtml } from './coverage-embeds';
 import { OPENAPI } from './openapi';
-import { holdSlot, type ReadSlots } from './read-slots';
+import { clientOf, Lane, type Lanes } from './lanes';
+import { holdSlot } from './read-slots';
 
 /**
  * Coverage outside GraphQL, computed by the same service (src/lineage/coverage-service.ts):
@@ -22,15 +23,16 @@ import { holdSlot, type ReadSlots } from './read-slots';
  *   GET /embed/coverage         an HTML widget for an iframe, CSP frame-ancestors from config
  * All take scope (ALL, NAMESPACE, JOB, ENGINE) and value as the GraphQL `coverage` does; bad
  * parameters are 400 with the reason. They need the read scope like /graphql (the embeds not when
- * TRIBUTARY_EMBED_PUBLIC=true; openapi.json too), checked before the parameters, and share its
- * admission (at most N executing, the rest queued).
+ * TRIBUTARY_EMBED_PUBLIC=true; openapi.json too), checked before the parameters. Admission
+ * (src/http/lanes.ts): the heavy lane, with GraphQL's walks and analytics; anonymous embeds in a
+ * lane of their own.
  */
 
 export interface CoverageRouteOptions {
   coverage: CoverageService;
   diff: DiffService;
   auth: Auth;
-  slots: ReadSlots;
+  lanes: Lanes;
   embed: { thresholds: [number, number]; frameAncestors: string; public: boolean };
 }
 
@@ -76,8 +78,9 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
   };
   /** The embeds: read access unless TRIBUTARY_EMBED_PUBLIC. */
   const embedRead = o.embed.public ? {} : read;
-  /** An admission slot held until the answer is sent; false when the client left while waiting. */
-  const admit = (req: FastifyRequest, reply: FastifyReply): Promise<boolean> => holdSlot(o.slots, req.raw, reply.raw);
+  /** An admission slot held until the answer is sent (anonymous embeds in their own lane); false when the client left while waiting. */
+  const admit = (req: FastifyRequest, reply: FastifyReply, embed = false): Promise<boolean> =>
+    holdSlot(o.lanes[embed && o.embed.public ? Lane.EMBED : Lane.HEAVY], req.raw, reply.raw, clientOf(req));
   const gone = (reply: FastifyReply) => reply.code(499).send();
 
   app.get('/api/v1/coverage', read, async (req, reply) => {

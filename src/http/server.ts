@@ -7,7 +7,8 @@ import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } fr
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError, unavailablePlugin } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
-import { holdSlot, ReadSlots } from './read-slots';
+import { holdSlot } from './read-slots';
+import { clientOf, createLanes, graphqlLane } from './lanes';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import type { TlsMaterial } from './tls';
 import cors from '@fastify/cors';
@@ -58,7 +59,18 @@ export interface ServerDeps {
   /** Requests per minute per principal (per client address without one); none when absent. */
   ratePerMinute?: number;
   limits: IngestSettings;
-  queryLimits: QueryLimits & { introspection: boolean; maxTokens: number; maxAliases: number; maxResponseFields: number; maxBytes: number; concurrency: number; queue: number };
+  queryLimits: QueryLimits & {
+    introspection: boolean;
+    maxTokens: number;
+    maxAliases: number;
+    maxResponseFields: number;
+    maxBytes: number;
+    concurrency: number;
+    lookupConcurrency: number;
+    embedConcurrency: number;
+    queue: number;
+    clientQueue: number;
+  };
   /** The server's traversal caps, for the cost estimate. */
   walkCaps: WalkCaps;
   metrics: Metrics;
@@ -185,8 +197,11 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     ...deps.limits,
   });
 
-  const slots = new ReadSlots(deps.queryLimits.concurrency, deps.queryLimits.queue);
-  await app.register(coverageRoutes, { coverage: deps.services.coverage, diff: deps.services.diff, auth: deps.auth, slots, embed: deps.embed });
+  const q = deps.queryLimits;
+  const lanes = createLanes({ heavy: q.concurrency, lookup: q.lookupConcurrency, embed: q.embedConcurrency, queue: q.queue, clientQueue: q.clientQueue });
+  deps.metrics.readState = () => Object.fromEntries(Object.entries(lanes).map(([lane, slots]) => [lane, slots.state]));
+  await app.register(coverageRoutes, { coverage: deps.services.coverage, diff: deps.services.diff, auth: deps.auth, lanes, embed: deps.embed });
+  const laneOf = graphqlLane(deps.schema, deps.walkCaps, q.maxTokens);
   // Who: before anything else (the rate limit, in preParsing, keys on the principal).
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.url === '/graphql') req.principal = await deps.auth.check(req, Scope.READ);
@@ -194,16 +209,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   // Before Apollo parses and validates: token count and fragment expansion (src/graphql/gate.ts).
   app.addHook('preHandler', async (req, reply) => {
     if (req.routeOptions.url !== '/graphql') return;
-    const query = (req.method === 'GET' ? (req.query as { query?: unknown }) : (req.body as { query?: unknown } | null))?.query;
-    const refused = typeof query === 'string' ? checkDocument(query, deps.queryLimits) : null;
+    const request = req.method === 'GET' ? req.query : req.body;
+    const query = (request as { query?: unknown } | null)?.query;
+    const refused = typeof query === 'string' ? checkDocument(query, q) : null;
     if (refused) return reply.code(400).send({ errors: [{ message: refused.message, extensions: { code: refused.code } }] });
-    // Then a slot: at most `concurrency` GraphQL requests execute at once; released when the
-    // response is sent or the client goes away.
-    // The client may have gone while it waited: then nothing more is done for it.
-    if (!(await holdSlot(slots, req.raw, reply.raw))) return reply.code(499).send();
+    // Then a slot of its lane (src/http/lanes.ts), in the client's turn; released when the response
+    // is sent or the client goes away. A client gone while it waited gets nothing more.
+    if (!(await holdSlot(lanes[laneOf(request)], req.raw, reply.raw, clientOf(req)))) return reply.code(499).send();
   });
 
-  const q = deps.queryLimits;
   // graphql-armor: aliases and directives per operation; field suggestions ("Did you mean ...")
   // off with introspection. Depth and cost are Tributary's own (limits.ts): they know the caps.
   const armor = new ApolloArmor({

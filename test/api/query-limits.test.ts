@@ -28,7 +28,10 @@ describe('query limits', () => {
     const big = await svc.graphql(`{ blastRadius(nodeId: "dataset:a:b", first: 500) { items { id kind name distance via owners } } }`);
     assert.equal(big.errors![0].extensions.code, 'LIMIT_EXCEEDED');
     assert.match(big.errors![0].message, /cost \d+ exceeds the limit of 2000/);
-    const small = await svc.graphql(`{ blastRadius(nodeId: "dataset:a:b", first: 10) { items { id } } }`);
+    // The walk is charged whatever the page: one item of a whole downstream walk costs the walk (2,000 nodes).
+    const one = await svc.graphql(`{ blastRadius(nodeId: "dataset:a:b", first: 1) { items { id } } }`);
+    assert.match(one.errors![0].message, /cost 2003 exceeds the limit of 2000/);
+    const small = await svc.graphql(`{ blastRadius(nodeId: "dataset:a:b", first: 10, depth: 5) { items { id } } }`);
     assert.equal(small.errors![0].extensions.code, 'NOT_FOUND');
   });
 

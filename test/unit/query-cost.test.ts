@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { parse, validate } from 'graphql';
 import { loadConfig } from '../../src/config';
-import { operationCost, operationDepth } from '../../src/graphql/limits';
+import { ANALYTICS_COST, operationCost, operationDepth } from '../../src/graphql/limits';
 import { buildGraphqlSchema } from '../../src/graphql/schema';
 
 /**
@@ -58,6 +58,25 @@ describe('query cost model', () => {
     assert.equal(cost(`{ lineage(nodeId: "x", depth: 20, direction: UPSTREAM) ${sel} }`), 1 + caps.maxNodes * 2);
     assert.equal(cost(`{ lineage(nodeId: "x", depth: 20, direction: BOTH) ${sel} }`), 1 + 2 * caps.maxNodes * 2);
     assert.equal(cost(`{ trace(nodeId: "x") { hops { fromId } } }`), 1 + caps.maxNodes * 2);
+  });
+
+  it('charges the region a field reads before it pages, whatever the page size', () => {
+    const items = '{ items { id } }';
+    // The blast radius walks everything downstream (to TRIBUTARY_MAX_DEPTH by default), then pages.
+    assert.equal(cost(`{ blastRadius(nodeId: "x", first: 1) ${items} }`), 1 + caps.maxNodes + 1 * 2);
+    assert.equal(cost(`{ blastRadius(nodeId: "x", first: 1, depth: 2) ${items} }`), 1 + 4 ** 2 + 1 * 2);
+    assert.equal(cost(`{ blastRadius(nodeId: "x", first: 100, depth: 20) ${items} }`), 1 + caps.maxNodes + 100 * 2);
+    // Twenty one-item pages cost twenty walks.
+    const aliased = `{ ${Array.from({ length: 20 }, (_, i) => `a${i}: blastRadius(nodeId: "x", first: 1) ${items}`).join(' ')} }`;
+    assert.equal(cost(aliased), 20 * (1 + caps.maxNodes + 2));
+    assert.equal(cost(`{ search(text: "orders", first: 1) { hits { id } } }`), 1 + caps.maxNodes + 2);
+    assert.equal(cost(`{ namespaces(first: 1) { items { name } } }`), 1 + caps.maxNodes + 2);
+    assert.equal(cost(`{ identity(id: "dataset:a:b", first: 1) { names { id } } }`), 1 + 4 ** 3 + 2);
+    assert.equal(cost(`{ path(fromId: "a", toId: "b") { found } }`), 1 + caps.maxNodes + 1);
+    assert.equal(cost(`{ coverageGaps(first: 1) { totalGaps } }`), 1 + ANALYTICS_COST + 1);
+    // A lookup or a browse page costs its answer only.
+    assert.equal(cost(`{ datasets(first: 10) { items { id } } }`), 1 + 10 * 2);
+    assert.equal(cost(`{ dataset(id: "dataset:a:b") { id } }`), 2);
   });
 
   it('refuses aliases times pages times nesting, and a walk asking for everything about every node', () => {
