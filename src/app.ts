@@ -93,6 +93,8 @@ export interface Neo4jHealth {
   recoverable(): boolean;
   /** Told after each failed liveness probe how long Neo4j has not answered (the supervisor kills a frozen JVM). */
   hung?(unresponsiveMs: number): void;
+  /** Calls `listener` each time Neo4j is back after a restart (the probe then checks at once). */
+  onRestarted?(listener: () => void): void;
 }
 
 /** Connects to a running Neo4j (config.neo4j must be set) and applies the schema. */
@@ -139,6 +141,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
     if (stale) log.warn(stale, { file: config.identityRulesFile ?? null });
     const writer = new ProjectionWriter();
     liveness.start();
+    health?.onRestarted?.(() => void liveness.check());
     return {
       driver,
       executor,

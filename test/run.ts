@@ -57,13 +57,18 @@ async function main(): Promise<number> {
   process.once('SIGINT', () => void stopNeo4j().then(() => process.exit(130)));
   try {
     return await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files], { env, stdio: 'inherit' });
+      // Two files at a time: most of a test's time is waiting on Neo4j, Kafka or a timer, and files
+      // isolate themselves by namespace (those that stop or freeze Neo4j start their own).
+      const child = spawn(process.execPath, ['--test', `--test-concurrency=${TEST_CONCURRENCY}`, '--test-reporter=spec', ...files], { env, stdio: 'inherit' });
       child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
     });
   } finally {
     await stopNeo4j();
   }
 }
+
+/** Test files running at once (TEST_CONCURRENCY overrides). */
+const TEST_CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || 2;
 
 function listTests(dir: string): string[] {
   const out: string[] = [];

@@ -47,12 +47,19 @@ export interface Loaders {
 export interface Context {
   services: Services;
   loaders: Loaders;
+  /**
+   * Runs this request's walks (root fields in WALK_FIELDS) one after another: a request holds one
+   * heavy admission slot (src/http/lanes.ts), so its aliases must not run twenty walks in Neo4j at
+   * once behind it (src/graphql/walks.ts).
+   */
+  walks: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 export function createContext(services: Services): Context {
   const c = services.catalog;
   return {
     services,
+    walks: oneAtATime(),
     loaders: {
       dataset: new DataLoader((ids) => c.datasets(ids)),
       job: new DataLoader((ids) => c.jobs(ids)),
@@ -72,4 +79,14 @@ export function createContext(services: Services): Context {
 export async function loadAll<T>(loader: DataLoader<string, T | null>, ids: string[]): Promise<T[]> {
   const values = await loader.loadMany(ids);
   return values.filter((v): v is T => v !== null && !(v instanceof Error));
+}
+
+/** A FIFO of async work, one at a time; a failure fails only its own work. */
+export function oneAtATime(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
 }

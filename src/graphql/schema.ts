@@ -9,6 +9,7 @@ import { ExploreQueries } from './explore/resolvers';
 import { IdentityQueries } from './identity/resolvers';
 import { BlastRadiusResolver, ImpactItemResolver, ImpactQueries } from './impact/resolvers';
 import { TraceHopResolver, TraceQueries } from './trace/resolvers';
+import { oneWalkAtATime } from './walks';
 import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunLinkResolver, RunResolver } from './nodes/resolvers';
 
 /** The executable schema, built from the decorated classes (code first). */
@@ -36,6 +37,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
       ExploreQueries,
       IdentityQueries,
     ],
+    globalMiddlewares: [oneWalkAtATime],
     validate: false,
   });
 }

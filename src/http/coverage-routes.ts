@@ -114,7 +114,7 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
 
   app.get('/embed/coverage.svg', embedRead, async (req, reply) => {
     const p = parse(badgeParams, req.query);
-    if (!(await admit(req, reply))) return gone(reply);
+    if (!(await admit(req, reply, true))) return gone(reply);
     const { overall } = await o.coverage.summary(p.scope, p.value ?? null);
     const svg = badgeSvg(p.label, overall.columnLevelShare, overall.edges, o.embed.thresholds);
     const etag = `"${createHash('sha256').update(svg).digest('base64url').slice(0, 22)}"`;
@@ -130,7 +130,7 @@ export async function coverageRoutes(app: FastifyInstance, o: CoverageRouteOptio
 
   app.get('/embed/coverage', embedRead, async (req, reply) => {
     const p = parse(reportParams, req.query);
-    if (!(await admit(req, reply))) return gone(reply);
+    if (!(await admit(req, reply, true))) return gone(reply);
     const [report, gaps] = await Promise.all([
       o.coverage.coverage(p.scope, p.value ?? null, p.bucket, p.from ?? null, p.to ?? null),
       o.coverage.gaps(p.scope, p.value ?? null, 5),

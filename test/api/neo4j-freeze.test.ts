@@ -27,7 +27,7 @@ const base = loadConfig({
   TRIBUTARY_QUERY_TIMEOUT_MS: '3000',
   TRIBUTARY_WRITE_TIMEOUT_MS: '5000',
   TRIBUTARY_NEO4J_TIMEOUT_MS: '2000',
-  TRIBUTARY_SPOOL_MAX_MB: '192',
+  TRIBUTARY_SPOOL_MAX_MB: '128',
 });
 const home = path.join(base.embedded.home, `test-frozen-${process.pid}`);
 const FREEZE_MS = 15_000;

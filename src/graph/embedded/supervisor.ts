@@ -22,6 +22,7 @@ export class Neo4jSupervisor {
   private restarts = 0;
   /** When the current JVM came up. */
   private upSince = 0;
+  private readonly restartedListeners: (() => void)[] = [];
   private stopping = false;
   /** Deaths and recoveries so far, with the time to recover (for logs, metrics and tests). */
   readonly history: { diedAt: number; code: number | null; signal: string | null; recoveredAfterMs: number | null }[] = [];
@@ -31,6 +32,11 @@ export class Neo4jSupervisor {
     private readonly log: Logger,
     private readonly options: { maxRestarts: number; maxBackoffMs?: number; hangKillMs?: number } = { maxRestarts: 5 },
   ) {}
+
+  /** Calls `listener` each time a restarted Neo4j is up. */
+  onRestarted(listener: () => void): void {
+    this.restartedListeners.push(listener);
+  }
 
   /** The liveness probe's word that Neo4j has not answered for `unresponsiveMs`: past hangKillMs, the JVM is killed (and restarted). */
   hung(unresponsiveMs: number): void {
@@ -105,6 +111,7 @@ export class Neo4jSupervisor {
         this.restarts++;
         this.log.info('embedded Neo4j restarted', { attempt, recoveredAfterMs: death.recoveredAfterMs, pid: neo4j.pid });
         this.watch(neo4j);
+        for (const listener of this.restartedListeners) listener();
         return;
       } catch (err) {
         this.log.warn('embedded Neo4j restart failed', { attempt, of: this.options.maxRestarts, error: err });
