@@ -28,6 +28,18 @@ export interface ExecutorOptions {
   writeDeadlineMs?: number;
 }
 
+/**
+ * A call that outlived its client-side deadline: UNAVAILABLE, like a database that is down. It says
+ * the database was too slow or silent, never that the work itself is at fault, so callers that
+ * split failing batches down to the event at fault (the projector, the ingestor) retry on it
+ * instead of labelling an event that is fine.
+ */
+export class DeadlineExceeded extends AppError {
+  constructor(ms: number) {
+    super(ErrorCode.UNAVAILABLE, `the graph database did not answer within ${ms} ms; retry later`);
+  }
+}
+
 /** How much longer than the server's read timeout a read may take before the client gives up on it. */
 export const READ_GRACE_MS = 2_000;
 
@@ -194,7 +206,7 @@ export class Executor {
     let timer: NodeJS.Timeout | undefined;
     const cut = new Promise<never>((_, reject) => {
       abort = reject;
-      if (deadlineMs) timer = setTimeout(() => reject(unavailable(`the graph database did not answer within ${deadlineMs} ms; retry later`)), deadlineMs);
+      if (deadlineMs) timer = setTimeout(() => reject(new DeadlineExceeded(deadlineMs)), deadlineMs);
     });
     this.inFlight.add(abort);
     try {

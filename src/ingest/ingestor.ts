@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, badInput, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
-import type { Executor, TxRunner } from '../graph/executor';
+import { DeadlineExceeded, type Executor, type TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
 import { NO_RULES, type IdentityRules } from './naming';
@@ -85,6 +85,8 @@ export class Ingestor {
     } catch (err) {
       const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
       if (!(await this.probe.up())) throw unavailable ? err : new AppError(ErrorCode.UNAVAILABLE, 'the graph database does not answer; retry later');
+      // Too slow is not refused: the caller retries (Kafka commits no offset).
+      if (err instanceof DeadlineExceeded && events.length === 1) throw err;
       if (events.length === 1) {
         this.log?.error('event could not be projected', { eventId: events[0]!.row.id, error: err });
         return new Map([[events[0]!.row.id, new AppError(ErrorCode.INTERNAL, 'the event could not be stored (logged)')]]);

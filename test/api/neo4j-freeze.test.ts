@@ -17,20 +17,24 @@ import { uniquePrefix } from '../support/isolate';
  * deadline while 8 clients post ~1 MB events and others read: the process stays alive and under
  * its memory ceiling, reads answer 503 within their deadline, ingestion answers 201 until the spool
  * is full and then 503 (Retry-After), /readyz and /healthz answer at once; after SIGCONT everything
- * acknowledged is projected. Deadlines are shortened (reads 3 + 2 s, writes 5 s, connections 2 s)
+ * acknowledged is projected. Deadlines are shortened (reads 3 + 2 s, writes 10 s, connections 2 s)
  * so that a 15 s freeze outlasts each of them; the memory settings are the defaults. Figures are
- * printed for the README's Reliability table.
+ * printed for the README's Reliability table. Then frozen for good: past TRIBUTARY_NEO4J_HANG_S
+ * (25 s here) the supervisor kills the JVM and starts it again, and what was acknowledged meanwhile
+ * is projected.
  */
 const log = createLogger('error');
 const base = loadConfig({
   ...process.env,
   TRIBUTARY_QUERY_TIMEOUT_MS: '3000',
-  TRIBUTARY_WRITE_TIMEOUT_MS: '5000',
+  TRIBUTARY_WRITE_TIMEOUT_MS: '10000',
   TRIBUTARY_NEO4J_TIMEOUT_MS: '2000',
   TRIBUTARY_SPOOL_MAX_MB: '128',
 });
 const home = path.join(base.embedded.home, `test-frozen-${process.pid}`);
 const FREEZE_MS = 15_000;
+/** The supervisor's TRIBUTARY_NEO4J_HANG_S here: longer than the first freeze, shorter than the second. */
+const HANG_KILL_MS = 25_000;
 const READ_DEADLINE_MS = 3000 + 2000;
 const RSS_CEILING = 1024 * 2 ** 20;
 
@@ -42,7 +46,7 @@ let supervisor: Neo4jSupervisor;
 let app: App;
 let url: string;
 before(async () => {
-  supervisor = new Neo4jSupervisor({ ...base.embedded, home, port: 0, heap: '512m', pageCache: '128m' }, log, { maxRestarts: 5, hangKillMs: 60_000 });
+  supervisor = new Neo4jSupervisor({ ...base.embedded, home, port: 0, heap: '512m', pageCache: '128m' }, log, { maxRestarts: 5, hangKillMs: HANG_KILL_MS });
   const uri = await supervisor.start();
   const config = { ...base, ingest: { ...base.ingest, spoolDir: path.join(home, 'spool'), wait: 'none' as const }, neo4j: { uri, user: 'neo4j', retryMs: 3000 }, planWarmUp: 'off' as const };
   app = await createApp(config, log, new Metrics(false), supervisor);
@@ -161,5 +165,37 @@ describe('a frozen embedded Neo4j (SIGSTOP)', () => {
     process.stdout.write(`# all ${acknowledged.size} acknowledged events projected ${((Date.now() - thawedAt) / 1000).toFixed(1)} s after SIGCONT; RSS peak ${Math.round(rssPeak / 2 ** 20)} MiB\n`);
     const ready = await timed('/readyz');
     assert.equal(ready.status, 200, ready.body);
+  });
+
+  it('frozen past TRIBUTARY_NEO4J_HANG_S, it is killed and restarted like one that died; nothing acknowledged is lost', async () => {
+    const ns = uniquePrefix('hung');
+    const pid = supervisor.pid!;
+    const deaths = supervisor.history.length;
+    process.kill(pid, 'SIGSTOP');
+    const frozenAt = Date.now();
+    const acknowledged: string[] = [];
+    // Acknowledged into the spool the whole time (small events: the spool has room).
+    while (supervisor.pid === pid || supervisor.status !== 'up') {
+      assert.ok(Date.now() - frozenAt < HANG_KILL_MS + 60_000, 'the frozen JVM was not killed and restarted');
+      const r = await timed('/api/v1/lineage', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runEvent(ns, { job: `h${acknowledged.length}`, outputs: ['t'] })) });
+      assert.equal(r.status, 201, r.body);
+      acknowledged.push(JSON.parse(r.body).eventId);
+      await sleep(500);
+    }
+    const death = supervisor.history[deaths]!;
+    assert.equal(death.signal, 'SIGKILL');
+    const killedAfter = death.diedAt - frozenAt;
+    assert.ok(killedAfter >= HANG_KILL_MS - 1000, `killed after ${killedAfter} ms, not before TRIBUTARY_NEO4J_HANG_S`);
+    const restartedAt = Date.now();
+    for (;;) {
+      const pending = await app.executor.read<{ id: string }>(Query.StillPending, { ids: acknowledged }).catch(() => null);
+      if (pending && pending.length === 0) break;
+      assert.ok(Date.now() - restartedAt < 120_000, `${pending?.length ?? '?'} acknowledged events not projected 2 minutes after the restart`);
+      await sleep(500);
+    }
+    process.stdout.write(
+      `# frozen for good: killed ${(killedAfter / 1000).toFixed(1)} s after SIGSTOP (TRIBUTARY_NEO4J_HANG_S ${HANG_KILL_MS / 1000}), back ${((death.recoveredAfterMs ?? 0) / 1000).toFixed(1)} s later; ` +
+        `${acknowledged.length} events acknowledged meanwhile, all projected ${((Date.now() - restartedAt) / 1000).toFixed(1)} s after it was back\n`,
+    );
   });
 });
