@@ -183,7 +183,9 @@ describe('a frozen embedded Neo4j (SIGSTOP)', () => {
     const acknowledged: string[] = [];
     // Acknowledged into the spool the whole time (small events: the spool has room).
     while (supervisor.pid === pid || supervisor.status !== 'up') {
-      assert.ok(Date.now() - frozenAt < HANG_KILL_MS + 60_000, 'the frozen JVM was not killed and restarted');
+      // Killed soon after the hang limit (the probe runs every 1 to 3 s); the restart takes what a start takes on this machine.
+      if (supervisor.history.length === deaths) assert.ok(Date.now() - frozenAt < HANG_KILL_MS + 30_000, 'the frozen JVM was not killed');
+      else assert.ok(Date.now() - frozenAt < HANG_KILL_MS + 30_000 + 180_000, `killed, but not restarted (${supervisor.status})`);
       const r = await timed('/api/v1/lineage', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(runEvent(ns, { job: `h${acknowledged.length}`, outputs: ['t'] })) });
       assert.equal(r.status, 201, r.body);
       acknowledged.push(JSON.parse(r.body).eventId);
