@@ -73,14 +73,7 @@ export class Ingestor {
    */
   private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
-      const prepared = prepareBatch(events, this.rules);
-      const created = await this.writer.exclusive(async () => {
-        const timer = this.metrics?.projectionSeconds.startTimer();
-        const result = await this.executor.writeTx('ingest', (tx) => storeAndProject(tx, prepared));
-        timer?.();
-        return result;
-      });
-      this.metrics?.projectionBatch.observe(events.length);
+      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'ingest', events);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
       const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
@@ -171,6 +164,28 @@ export async function projectStored(
 export interface PreparedBatch {
   events: Accepted[];
   plan: CompactPlan;
+}
+
+/**
+ * Stores and projects events (ids unique) in one write transaction, through the process's one
+ * projection writer, timed and counted in the projection metrics; returns the ids it created.
+ * The one place the spool's projector and the ingestor (Kafka, files) write a batch.
+ */
+export async function writeBatch(
+  on: { executor: Executor; writer: ProjectionWriter; metrics?: Metrics; rules: IdentityRules },
+  name: string,
+  events: Accepted[],
+): Promise<Set<string>> {
+  const prepared = prepareBatch(events, on.rules);
+  const created = await on.writer.exclusive(async () => {
+    const timer = on.metrics?.projectionSeconds.startTimer();
+    const result = await on.executor.writeTx(name, (tx) => storeAndProject(tx, prepared));
+    timer?.();
+    return result;
+  });
+  on.metrics?.projectionBatch.observe(events.length);
+  on.metrics?.projectionBatchBytes.observe(events.reduce((n, e) => n + e.row.raw.length, 0));
+  return created;
 }
 
 /** Plans every event of the batch (ids unique). */

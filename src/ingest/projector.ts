@@ -7,7 +7,7 @@ import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { batchLength, memoryOf } from './batching';
-import { prepareBatch, projectEvents, storeAndProject, type Accepted } from './ingestor';
+import { projectEvents, writeBatch, type Accepted } from './ingestor';
 import { NO_RULES, type IdentityRules } from './naming';
 import { DatabaseProbe } from './probe';
 import { comparePositions, type Spool, type SpoolPosition } from './spool';
@@ -315,15 +315,8 @@ export class Projector {
 
   /** Stores and projects the batch in one transaction (ids unique: the same event acknowledged twice is stored and projected once). */
   private async write(batch: SpooledEvent[]): Promise<void> {
-    const prepared = prepareBatch([...new Map(batch.map((e) => [e.row.id, e])).values()], this.rules);
-    const created = await this.writer.exclusive(async () => {
-      const timer = this.metrics?.projectionSeconds.startTimer();
-      const result = await this.executor.writeTx('project', (tx) => storeAndProject(tx, prepared));
-      timer?.();
-      return result;
-    });
-    this.metrics?.projectionBatch.observe(batch.length);
-    this.metrics?.projectionBatchBytes.observe(batch.reduce((n, e) => n + e.row.raw.length, 0));
+    const unique = [...new Map(batch.map((e) => [e.row.id, e])).values()];
+    const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'project', unique);
     for (const e of batch) if (!created.has(e.row.id)) this.remember(e.row.id);
   }
 
