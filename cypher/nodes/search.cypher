@@ -4,9 +4,13 @@
 //   matches the whole text: EXACT (the name), PREFIX (its beginning), SEGMENT (a part of the name
 //   that starts after . / or :, e.g. `paid_orders` or `main.orders` in `eval_shop.main.paid_orders`),
 //   else WORD; then by Lucene score, then id. Optionally only some kinds; one page and the total.
+//   One hit per dataset: names of one dataset joined by SYMLINK (a warehouse path and its catalog
+//   table) are one hit, the best ranked name, with the others in `aliases`; a field's hit stands for
+//   the same field under every name of its dataset (`aliases`: the dataset's other names).
 // Parameters: $query: Lucene query (already escaped); $text: the text asked for, trimmed and lower-cased;
 //   $labels: list of 'Dataset' | 'Job' | 'Field' | 'Run', or null for all; $skip, $limit: the page
-// Columns: total (integer), hits: list of {id, kind, namespace, name, description, datasetId, score, match}
+// Columns: total (integer: hits after joining names), hits: list of {id, kind, namespace, name,
+//   description, datasetId, score, match, aliases: list of {id, namespace, name} (datasets, by id)}
 CALL db.index.fulltext.queryNodes('entity_search_v2', $query) YIELD node, score
 WHERE $labels IS NULL OR any(l IN labels(node) WHERE l IN $labels)
 WITH node, score, toLower(node.name) AS name
@@ -19,10 +23,22 @@ WITH node, score,
      END AS match
 WITH node, score, match,
      CASE match WHEN 'EXACT' THEN 0 WHEN 'PREFIX' THEN 1 WHEN 'SEGMENT' THEN 2 ELSE 3 END AS rank
+OPTIONAL MATCH (d:Dataset {id: CASE WHEN node:Field THEN node.datasetId WHEN node:Dataset THEN node.id END})
+OPTIONAL MATCH (d)-[:SYMLINK]-(alias:Dataset)
+WITH node, score, match, rank, d, collect(DISTINCT alias) AS aliases
+WITH node, score, match, rank, aliases,
+     CASE WHEN d IS NULL THEN node.id
+          ELSE reduce(m = d.id, a IN aliases | CASE WHEN a.id < m THEN a.id ELSE m END)
+               + CASE WHEN node:Field THEN '|' + node.name ELSE '' END
+     END AS grp
 ORDER BY rank, score DESC, node.id
-WITH collect({node: node, score: score, match: match}) AS found
+WITH grp, collect({node: node, score: score, match: match, rank: rank, aliases: aliases}) AS members
+WITH members[0] AS h
+ORDER BY h.rank, h.score DESC, h.node.id
+WITH collect(h) AS found
 RETURN size(found) AS total,
        [h IN found[toInteger($skip)..toInteger($skip) + toInteger($limit)] |
          {id: h.node.id, kind: CASE WHEN h.node:Dataset THEN 'DATASET' WHEN h.node:Job THEN 'JOB' ELSE 'FIELD' END,
           namespace: h.node.namespace, name: h.node.name, description: h.node.description,
-          datasetId: h.node.datasetId, score: h.score, match: h.match}] AS hits
+          datasetId: h.node.datasetId, score: h.score, match: h.match,
+          aliases: [a IN h.aliases | {id: a.id, namespace: a.namespace, name: a.name}]}] AS hits

@@ -3,8 +3,9 @@ import { Query } from '../graph/queries';
 import { badInput } from '../errors';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkFirst } from './common';
+import { fieldId } from '../ids';
 import { parseNormalisation } from '../ingest/naming';
-import type { DatasetRecord, EntityKind, Facets, FieldRecord, JobRecord, JobVersionRecord, RunRecord, SearchMatch } from './types';
+import { EntityKind, type DatasetRecord, type Facets, type FieldRecord, type JobRecord, type JobVersionRecord, type RunRecord, type SearchMatch } from './types';
 
 /** A run and a dataset: which run wrote (or read) that dataset. */
 export interface RunLink {
@@ -76,14 +77,19 @@ export class CatalogService {
   /** Full-text search over names, namespaces and descriptions; one page (at most 100) and the total. */
   async search(text: string, kinds: EntityKind[] | null, skip: number, limit: number): Promise<{ total: number; hits: SearchHit[] }> {
     checkFirst(limit, 100);
-    const [row] = await this.executor.read<{ total: number; hits: SearchHit[] }>(Query.Search, {
+    const [row] = await this.executor.read<{ total: number; hits: (Omit<SearchHit, 'otherNames'> & { aliases: AliasRow[] })[] }>(Query.Search, {
       query: luceneQuery(text),
       text: text.trim().toLowerCase(),
       labels: kinds?.length ? kinds.map((k) => LABELS[k]) : null,
       skip,
       limit,
     });
-    return row ?? { total: 0, hits: [] };
+    if (!row) return { total: 0, hits: [] };
+    const hits = row.hits.map(({ aliases, ...hit }) => ({
+      ...hit,
+      otherNames: aliases.map((a) => (hit.kind === EntityKind.FIELD ? fieldId(a.namespace, a.name, hit.name) : a.id)).sort(),
+    }));
+    return { total: row.total, hits };
   }
 
   /** One page of a job's runs, newest first, and the total. */
@@ -142,6 +148,17 @@ export interface SearchHit {
   score: number;
   /** How the name matches the text (the ranking: EXACT, PREFIX, SEGMENT, WORD). */
   match: SearchMatch;
+  /**
+   * The hit's other names (symlinks of its dataset), by id: a dataset's other dataset ids, a field's
+   * id under the other names of its dataset. They are not hits of their own.
+   */
+  otherNames: string[];
+}
+
+interface AliasRow {
+  id: string;
+  namespace: string;
+  name: string;
 }
 
 /**

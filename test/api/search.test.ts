@@ -30,23 +30,34 @@ before(async () => {
     runEvent(at('snowflake://acct.us-east-1.aws'), { job: 'orders-loader', outputs: ['ANALYTICS.PUBLIC.CUSTOMER_ORDERS'] }),
     // For the ranking: exact, prefix, segment and word matches of "orders".
     runEvent(at('rank'), { job: 'rank-feeder', outputs: ['orders', 'orders_daily', 'shop.orders', 'paid_orders'] }),
+    // openlineage-spark over an Iceberg Hadoop catalog: the table's path, its catalog name in `symlinks`.
+    runEvent(at('file'), {
+      job: 'revenue_summary.append_data_exec_v1.lake_shop_revenue_summary',
+      outputs: ['/seed/warehouse/shop/revenue_summary'],
+      datasetFacets: {
+        '/seed/warehouse/shop/revenue_summary': {
+          schema: { _producer: 'test', _schemaURL: 'test', fields: [{ name: 'region', type: 'string' }, { name: 'revenue', type: 'double' }] },
+          symlinks: { _producer: 'test', _schemaURL: 'test', identifiers: [{ namespace: at('file:/seed/warehouse'), name: 'shop.revenue_summary', type: 'TABLE' }] },
+        },
+      },
+    }),
   ];
   for (const e of events) assert.equal((await svc.postEvent(e)).status, 201);
 });
 after(() => svc.close());
 
-type Hit = { id: string; kind: string; match: string; namespace: string | null };
+type Hit = { id: string; kind: string; match: string; namespace: string | null; otherNames: string[] };
 /** Every hit of this file's namespaces, in rank order: pages through all hits (the database is shared, other files' names rank too). */
-async function search(text: string): Promise<Hit[]> {
+async function search(text: string, kinds = '[DATASET, JOB]'): Promise<Hit[]> {
   const hits: Hit[] = [];
   let after: string | null = null;
   for (let page = 0; page < 50; page++) {
     const res: { data?: any; errors?: unknown[] } = await svc.graphql(
-      `query($t: String!, $after: String) { search(text: $t, kinds: [DATASET, JOB], first: 100, after: $after) { hits { id kind match namespace } pageInfo { endCursor hasNextPage } } }`,
+      `query($t: String!, $after: String) { search(text: $t, kinds: ${kinds}, first: 100, after: $after) { hits { id kind match namespace datasetId otherNames } pageInfo { endCursor hasNextPage } } }`,
       { t: text, after },
     );
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
-    hits.push(...(res.data.search.hits as Hit[]).filter((h) => h.namespace?.startsWith(ns)));
+    hits.push(...(res.data.search.hits as (Hit & { datasetId: string | null })[]).filter((h) => (h.namespace ?? h.datasetId)?.includes(ns)));
     if (!res.data.search.pageInfo.hasNextPage) return hits;
     after = res.data.search.pageInfo.endCursor;
   }
@@ -90,5 +101,20 @@ describe('search across naming styles', () => {
       [datasetId(at('rank'), 'shop.orders'), 'SEGMENT'],
       [datasetId(at('rank'), 'paid_orders'), 'WORD'],
     ]);
+  });
+
+  it('one hit per dataset: a table path and its catalog name (symlinks) are one hit with the other name beside it, fields too', async () => {
+    const path = datasetId(at('file'), '/seed/warehouse/shop/revenue_summary');
+    const catalog = datasetId(at('file:/seed/warehouse'), 'shop.revenue_summary');
+    const datasets = (await search('revenue_summary', '[DATASET]')).map((h) => [h.id, h.match, h.otherNames]);
+    // The catalog name matches as a segment (after `.`), the path as a segment (after `/`): one hit, the better-scored name.
+    assert.equal(datasets.length, 1, JSON.stringify(datasets));
+    const [id, , others] = datasets[0] as [string, string, string[]];
+    assert.deepEqual([id, ...others].sort(), [catalog, path].sort());
+    const fields = (await search('revenue', '[FIELD]')).filter((h) => h.id.includes('revenue_summary'));
+    assert.equal(fields.length, 1, JSON.stringify(fields));
+    assert.deepEqual([fields[0]!.id, ...fields[0]!.otherNames].sort(), [`datasetField:${catalog.slice('dataset:'.length)}:revenue`, `datasetField:${path.slice('dataset:'.length)}:revenue`].sort());
+    // The job's name holds the word too, and is a hit of its own.
+    assert.equal((await search('revenue_summary', '[JOB]')).length, 1);
   });
 });

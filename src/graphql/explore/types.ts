@@ -171,6 +171,12 @@ export class SearchHit implements SearchHitData {
 
   @Field(() => SearchMatch, { description: 'How the name matches the text: hits come EXACT first, then PREFIX, SEGMENT, WORD.' })
   match!: SearchMatch;
+
+  @Field(() => [ID], {
+    description:
+      "The same dataset (or field) under its other names, from symlinks (a warehouse path and its catalog table), by id: one hit stands for all of them, the best-matching name first. Not listed as hits of their own.",
+  })
+  otherNames!: string[];
 }
 
 @ObjectType({ description: 'One page of search hits.' })

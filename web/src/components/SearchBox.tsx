@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
-import { gql, type Kind } from '../api';
+import { datasetOfField, gql, idParts, type Kind } from '../api';
 import { href, navigate } from '../route';
 
 export interface Hit {
@@ -9,10 +9,25 @@ export interface Hit {
   namespace: string | null;
   datasetId: string | null;
   match: string;
+  /** The same dataset (or field) under its other names (symlinks), by id. */
+  otherNames: string[];
 }
 
 export const SEARCH = `query Search($text: String!, $first: Int!, $after: String) {
-  search(text: $text, first: $first, after: $after) { total hits { id kind name namespace datasetId match } pageInfo { endCursor hasNextPage } } }`;
+  search(text: $text, first: $first, after: $after) { total hits { id kind name namespace datasetId match otherNames } pageInfo { endCursor hasNextPage } } }`;
+
+/** "also <name> (<namespace>)" for each other name of a hit; null when it has none. */
+export function AlsoNamed({ hit }: { hit: Hit }) {
+  if (hit.otherNames.length === 0) return null;
+  const dataset = (id: string) => (hit.kind === 'FIELD' ? datasetOfField(id) : id);
+  const label = hit.otherNames.map((id) => `${idParts(dataset(id))[1]} (${idParts(dataset(id))[0]})`).join(', ');
+  return (
+    <span className="also-named" data-testid="also-named">
+      {' '}
+      also {label}
+    </span>
+  );
+}
 
 /** Where a hit opens: a dataset or job on the lineage canvas, a field in its trace. */
 export function hitHref(h: Hit): string {
@@ -135,6 +150,7 @@ export function SearchBox() {
             >
               <span className={`kind kind-${h.kind.toLowerCase()}`}>{h.kind.toLowerCase()}</span> <span className="hit-name">{h.name}</span>{' '}
               <span className="muted">{h.namespace}</span>
+              <AlsoNamed hit={h} />
             </li>
           ))}
           {hits.length > 0 ? (

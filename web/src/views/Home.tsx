@@ -1,5 +1,5 @@
 import { ColumnHeads, ErrorBox, Link, Loading, nameOf } from '../components/common';
-import { hitHref, SEARCH, type Hit } from '../components/SearchBox';
+import { AlsoNamed, hitHref, SEARCH, type Hit } from '../components/SearchBox';
 import { href, type Location } from '../route';
 import { useQuery } from '../use-query';
 
@@ -24,6 +24,7 @@ export function SearchPage({ loc }: { loc: Location }) {
               <li key={h.id}>
                 <span className={`kind kind-${h.kind.toLowerCase()}`}>{h.kind.toLowerCase()}</span> <Link to={hitHref(h)}>{h.kind === 'FIELD' ? nameOf(h.id) : h.name}</Link>{' '}
                 <span className="muted">{h.namespace}</span>
+                <AlsoNamed hit={h} />
               </li>
             ))}
           </ul>
