@@ -67,8 +67,8 @@ export class BreaksService {
     const { maxRows } = this.limits;
     const rows = await this.executor.read<Row>(Query.LineageBreaks, { namespace: namespacePrefix, limit: maxRows + 1 });
     const list = rows.slice(0, maxRows);
-    const sources = list.filter((r): r is BreakDataset => r.role === BreakRole.SOURCE);
-    const sinks = list.filter((r): r is BreakDataset => r.role === BreakRole.SINK);
+    const sources = oneEntryPerDataset(list.filter((r): r is BreakDataset => r.role === BreakRole.SOURCE));
+    const sinks = oneEntryPerDataset(list.filter((r): r is BreakDataset => r.role === BreakRole.SINK));
     const { matches, truncated } = await this.matches(sources, list.filter((r) => r.role !== BreakRole.SOURCE));
     return { sources, sinks, probableMatches: matches, truncated: truncated || rows.length > maxRows };
   }
@@ -104,6 +104,24 @@ export class BreaksService {
     const { maxDepth, maxNodes, maxCoverageEdges } = this.limits;
     return this.executor.readTx('lineageBreaks', (tx) => downstreamOfEach(tx, ids, { depth: maxDepth, maxNodes, maxTotal: maxCoverageEdges }));
   }
+}
+
+/**
+ * The names of one dataset (joined by SYMLINK: a warehouse path and its catalog table) as one
+ * entry: the name its jobs use (the lowest id among those with jobs, else the lowest id), with the
+ * other names in `aliases` and the jobs and engines of all of them. Ordered by id.
+ */
+export function oneEntryPerDataset(rows: BreakDataset[]): BreakDataset[] {
+  const groups = groupBy(rows, (r) => [r.id, ...r.aliases].sort(cmp)[0]!);
+  const merged = [...groups.values()].map((members) => {
+    const ordered = [...members].sort((a, b) => Number(b.jobs.length > 0) - Number(a.jobs.length > 0) || cmp(a.id, b.id));
+    const head = ordered[0]!;
+    const names = new Set(members.flatMap((m) => [m.id, ...m.aliases]));
+    names.delete(head.id);
+    const union = (pick: (m: BreakDataset) => string[], cap: number) => [...new Set(ordered.flatMap(pick))].sort(cmp).slice(0, cap);
+    return { ...head, aliases: [...names].sort(cmp), jobs: union((m) => m.jobs, 5), engines: union((m) => m.engines, Infinity) };
+  });
+  return merged.sort((a, b) => cmp(a.id, b.id));
 }
 
 function match(s: BreakDataset, w: Row, e: Evidence, walkTruncated: boolean): ProbableMatch {

@@ -26,7 +26,7 @@ export class BreakDataset implements BreakDatasetData {
   @Field(() => [String], { description: 'Engines of those jobs.' })
   engines!: string[];
 
-  @Field(() => [ID], { description: 'Symlinked names of the dataset (counted as one with it).' })
+  @Field(() => [ID], { description: 'The dataset\'s other names (symlinks): one entry stands for all of its names, under the name its jobs use.' })
   aliases!: string[];
 }
 
