@@ -6,9 +6,10 @@
 //   The per-edge figures are kept on PRODUCES by ingest/refresh-output-coverage.cypher; an edge
 //   written before that existed (no outputFields yet) gets them computed here, the same way.
 //   Scope: ALL (every job, through the namespace index), NAMESPACE, JOB (an id) or ENGINE.
+//   readsNothing: the job has no current input (a CREATE TABLE, a seed, a generator).
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL),
 //   $limit: maximum edges
-// Columns: jobId, namespace, engine, datasetId, current, firstSeen, lastSeen, outputFields, fieldsWithInputs,
+// Columns: jobId, readsNothing, namespace, engine, datasetId, current, firstSeen, lastSeen, outputFields, fieldsWithInputs,
 //   cllFirstSeen, cllLastSeen (null when no column lineage)
 // Warm-up: [{"scope": ["ALL"], "value": [null], "limit": [1]}, {"scope": ["ENGINE"], "value": ["-"], "limit": [1]}]
 CALL () {
@@ -24,6 +25,7 @@ CALL () {
   WITH 1 AS one WHERE $scope = 'ENGINE'
   MATCH (j:Job) WHERE j.engine = $value RETURN j
 }
+WITH j, NOT EXISTS { MATCH (:Dataset)-[f:FEEDS]->(j) WHERE coalesce(f.current, true) } AS readsNothing
 MATCH (j)-[p:PRODUCES]->(d:Dataset)
 CALL (j, p, d) {
   // Only for an edge without kept figures (otherwise no rows reach the aggregation: 0 and nulls).
@@ -42,8 +44,8 @@ CALL (j, p, d) {
          CASE WHEN derivedFirst IS NULL OR influencedFirst < derivedFirst THEN influencedFirst ELSE derivedFirst END AS legacyFirst,
          CASE WHEN derivedLast IS NULL OR influencedLast > derivedLast THEN influencedLast ELSE derivedLast END AS legacyLast
 }
-WITH j, p, d, p.outputFields IS NULL AS legacy, legacyFields, legacyWithInputs, legacyFirst, legacyLast
-RETURN j.id AS jobId, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, d.id AS datasetId,
+WITH j, p, d, readsNothing, p.outputFields IS NULL AS legacy, legacyFields, legacyWithInputs, legacyFirst, legacyLast
+RETURN j.id AS jobId, readsNothing, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, d.id AS datasetId,
        coalesce(p.current, true) AS current, p.firstSeen AS firstSeen, p.lastSeen AS lastSeen,
        CASE WHEN legacy THEN legacyFields ELSE p.outputFields END AS outputFields,
        CASE WHEN legacy THEN legacyWithInputs ELSE p.fieldsWithInputs END AS fieldsWithInputs,

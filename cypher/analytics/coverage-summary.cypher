@@ -4,8 +4,10 @@
 //   and fields with inputs. Also every edge (history included) and the edges written before those
 //   figures were kept (legacy: the service then computes from coverage-edges.cypher instead).
 //   Scope: ALL (every job), NAMESPACE, JOB (an id) or ENGINE, chosen as in coverage-edges.cypher.
+//   The current edges of a job that reads nothing (no current input: a CREATE TABLE, a seed, a
+//   generator) have no lineage to report at any level: counted apart (noInputEdges), not in the rest.
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL)
-// Columns: engine, namespace, allEdges, legacy, edges, columnLevel, outputFields, fieldsWithInputs (integers)
+// Columns: engine, namespace, allEdges, legacy, edges, columnLevel, outputFields, fieldsWithInputs, noInputEdges (integers)
 // Warm-up: [{"scope": ["ALL"], "value": [null]}, {"scope": ["ENGINE"], "value": ["-"]}]
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
@@ -20,12 +22,15 @@ CALL () {
   WITH 1 AS one WHERE $scope = 'ENGINE'
   MATCH (j:Job) WHERE j.engine = $value RETURN j
 }
+WITH j, NOT EXISTS { MATCH (:Dataset)-[f:FEEDS]->(j) WHERE coalesce(f.current, true) } AS readsNothing
 MATCH (j)-[p:PRODUCES]->(:Dataset)
-WITH coalesce(j.engine, 'other') AS engine, j.namespace AS namespace, p, coalesce(p.current, true) AS current
+WITH coalesce(j.engine, 'other') AS engine, j.namespace AS namespace, p, readsNothing, coalesce(p.current, true) AS current
+WITH engine, namespace, p, current AND readsNothing AS noInput, current AND NOT readsNothing AS counted
 RETURN engine, namespace,
        count(p) AS allEdges,
        count(CASE WHEN p.outputFields IS NULL THEN 1 END) AS legacy,
-       count(CASE WHEN current THEN 1 END) AS edges,
-       count(CASE WHEN current AND p.fieldsWithInputs > 0 THEN 1 END) AS columnLevel,
-       sum(CASE WHEN current THEN coalesce(p.outputFields, 0) ELSE 0 END) AS outputFields,
-       sum(CASE WHEN current THEN coalesce(p.fieldsWithInputs, 0) ELSE 0 END) AS fieldsWithInputs
+       count(CASE WHEN counted THEN 1 END) AS edges,
+       count(CASE WHEN counted AND p.fieldsWithInputs > 0 THEN 1 END) AS columnLevel,
+       sum(CASE WHEN counted THEN coalesce(p.outputFields, 0) ELSE 0 END) AS outputFields,
+       sum(CASE WHEN counted THEN coalesce(p.fieldsWithInputs, 0) ELSE 0 END) AS fieldsWithInputs,
+       count(CASE WHEN noInput THEN 1 END) AS noInputEdges

@@ -31,8 +31,9 @@ const figures = {
     outputFields: { type: 'integer' },
     fieldsWithInputs: { type: 'integer' },
     fieldShare: { type: 'number', minimum: 0, maximum: 1 },
+    noInputEdges: { type: 'integer', description: 'Output edges of jobs that read nothing (CREATE TABLE, seeds): not counted in edges.' },
   },
-  required: ['key', 'edges', 'columnLevel', 'datasetLevelOnly', 'columnLevelShare', 'outputFields', 'fieldsWithInputs', 'fieldShare'],
+  required: ['key', 'edges', 'columnLevel', 'datasetLevelOnly', 'columnLevelShare', 'outputFields', 'fieldsWithInputs', 'fieldShare', 'noInputEdges'],
 };
 
 export const OPENAPI = {

@@ -28,6 +28,11 @@ export interface CoverageFigures {
   fieldsWithInputs: number;
   /** fieldsWithInputs / outputFields (0 when there are no fields). */
   fieldShare: number;
+  /**
+   * Current output edges of jobs that read nothing (a Spark CREATE TABLE, a seed, a generator):
+   * no lineage to report at any level, so not counted in edges (nor as dataset level only).
+   */
+  noInputEdges: number;
 }
 
 export interface TrendBucket {
@@ -80,6 +85,7 @@ export interface CoverageGaps {
 
 interface EdgeRow {
   jobId: string;
+  readsNothing: boolean;
   namespace: string;
   engine: string;
   datasetId: string;
@@ -139,7 +145,7 @@ export class CoverageService {
   /** By job (most edges first) and the trend, from the scope's edges (at most TRIBUTARY_MAX_COVERAGE_EDGES of them). */
   async details(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageDetails> {
     const { rows } = await this.edges(scope, value);
-    return { byJob: breakdown(rows.filter((r) => r.current), (r) => r.jobId), trend: trend(rows, bucket, from, to) };
+    return { byJob: breakdown(rows.filter((r) => r.current), (r) => r.jobId), trend: trend(rows.filter((r) => !r.readsNothing), bucket, from, to) };
   }
 
   /**
@@ -151,7 +157,7 @@ export class CoverageService {
   async gaps(scope: CoverageScope, value: string | null, first: number): Promise<CoverageGaps> {
     checkFirst(first, 200);
     const { rows, truncated } = await this.edges(scope, value);
-    const gapRows = rows.filter((r) => r.current && r.fieldsWithInputs === 0);
+    const gapRows = rows.filter((r) => r.current && !r.readsNothing && r.fieldsWithInputs === 0);
     const ranked = gapRows.slice(0, MAX_RANKED_GAPS);
     const outputs = [...new Set(ranked.map((r) => r.datasetId))];
     const impact = await this.downstreamOf(outputs);
@@ -194,20 +200,13 @@ export class CoverageService {
   }
 }
 
-function figures(key: string, rows: EdgeRow[]): CoverageFigures {
+/** Figures of current edges; the edges of jobs that read nothing only counted in noInputEdges. */
+function figures(key: string, all: EdgeRow[]): CoverageFigures {
+  const rows = all.filter((r) => !r.readsNothing);
   const columnLevel = rows.filter((r) => r.fieldsWithInputs > 0).length;
   const outputFields = rows.reduce((n, r) => n + r.outputFields, 0);
   const fieldsWithInputs = rows.reduce((n, r) => n + r.fieldsWithInputs, 0);
-  return {
-    key,
-    edges: rows.length,
-    columnLevel,
-    datasetLevelOnly: rows.length - columnLevel,
-    columnLevelShare: ratio(columnLevel, rows.length),
-    outputFields,
-    fieldsWithInputs,
-    fieldShare: ratio(fieldsWithInputs, outputFields),
-  };
+  return coverageFigures(key, rows.length, columnLevel, outputFields, fieldsWithInputs, all.length - rows.length);
 }
 
 function breakdown(rows: EdgeRow[], key: (r: EdgeRow) => string): CoverageFigures[] {
@@ -229,16 +228,17 @@ interface SummaryRow {
   columnLevel: number;
   outputFields: number;
   fieldsWithInputs: number;
+  noInputEdges: number;
 }
 
 /** The figures of summed groups: the same numbers `figures` gives from their edges. */
 function summed(key: string, rows: SummaryRow[]): CoverageFigures {
   const add = (f: (r: SummaryRow) => number) => rows.reduce((n, r) => n + f(r), 0);
-  return coverageFigures(key, add((r) => r.edges), add((r) => r.columnLevel), add((r) => r.outputFields), add((r) => r.fieldsWithInputs));
+  return coverageFigures(key, add((r) => r.edges), add((r) => r.columnLevel), add((r) => r.outputFields), add((r) => r.fieldsWithInputs), add((r) => r.noInputEdges));
 }
 
 /** Coverage figures from counts (shares rounded to 4 decimals, 0 for an empty denominator). */
-export function coverageFigures(key: string, edges: number, columnLevel: number, outputFields: number, fieldsWithInputs: number): CoverageFigures {
+export function coverageFigures(key: string, edges: number, columnLevel: number, outputFields: number, fieldsWithInputs: number, noInputEdges = 0): CoverageFigures {
   return {
     key,
     edges,
@@ -248,6 +248,7 @@ export function coverageFigures(key: string, edges: number, columnLevel: number,
     outputFields,
     fieldsWithInputs,
     fieldShare: ratio(fieldsWithInputs, outputFields),
+    noInputEdges,
   };
 }
 

@@ -132,18 +132,26 @@ export function snapshotCoverage(key: string, s: Snapshot): CoverageFigures {
 
 /** Coverage of a snapshot's output edges per group (`groupOf` of each edge), in one pass; groups without output edges absent. */
 export function coverageBy(s: Snapshot, groupOf: (e: EdgeState) => string): Map<string, CoverageFigures> {
-  const sums = new Map<string, [number, number, number, number]>();
+  // As coverage counts them: the output edges of a job without inputs apart (noInputEdges).
+  const reading = new Set([...s.edges.values()].filter((e) => e.direction === IoDirection.INPUT).map((e) => e.jobId));
+  const sums = new Map<string, [number, number, number, number, number]>();
   for (const e of s.edges.values()) {
     if (e.direction !== IoDirection.OUTPUT) continue;
     const key = groupOf(e);
-    const t = sums.get(key) ?? [0, 0, 0, 0];
-    t[0]++;
-    if (e.columnLevel) t[1]++;
-    t[2] += e.outputFields;
-    t[3] += e.fieldsWithInputs;
+    const t = sums.get(key) ?? [0, 0, 0, 0, 0];
+    if (!reading.has(e.jobId)) {
+      t[4]++;
+    } else {
+      t[0]++;
+      if (e.columnLevel) t[1]++;
+      t[2] += e.outputFields;
+      t[3] += e.fieldsWithInputs;
+    }
     sums.set(key, t);
   }
-  return new Map([...sums].map(([key, [edges, columnLevel, outputFields, withInputs]]) => [key, coverageFigures(key, edges, columnLevel, outputFields, withInputs)]));
+  return new Map(
+    [...sums].map(([key, [edges, columnLevel, outputFields, withInputs, noInput]]) => [key, coverageFigures(key, edges, columnLevel, outputFields, withInputs, noInput)]),
+  );
 }
 
 export interface Comparison {

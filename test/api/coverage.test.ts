@@ -28,12 +28,14 @@ before(async () => {
     dbt,
     runEvent(ns, { job: 'flink2', eventTime: '2024-01-08T11:00:00Z', inputs: ['src'], outputs: ['E'], jobFacets: jobType('FLINK') }),
     runEvent(ns, { job: 'x', eventTime: '2024-01-09T10:00:00Z', inputs: ['B'], outputs: ['D'], jobFacets: jobType('SPARK') }),
+    // A Spark CREATE TABLE: an output (with its schema) and no input; nothing to report lineage of.
+    runEvent(ns, { job: 'create1', eventTime: '2024-01-09T09:00:00Z', outputs: ['A'], jobFacets: jobType('SPARK'), datasetFacets: { A: schema('a1', 'a2', 'a3') } }),
   ];
   for (const e of events) assert.equal((await svc.postEvent(e)).status, 201);
 });
 after(() => svc.close());
 
-const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare';
+const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare noInputEdges';
 
 describe('coverage', () => {
   it('lineage edges job → output carry the same coverage: column level or dataset level only, with their figures', async () => {
@@ -57,19 +59,21 @@ describe('coverage', () => {
   it('counts column-level vs dataset-level edges and field shares, by engine, namespace and job, with a trend', async () => {
     const res = await svc.graphql(
       `query($ns: String) { coverage(scope: NAMESPACE, value: $ns, bucket: WEEK) {
-        truncated overall { ${FIG} } byEngine { key edges columnLevel } byNamespace { key edges } byJob { key columnLevel datasetLevelOnly }
+        truncated overall { ${FIG} } byEngine { key edges columnLevel noInputEdges } byNamespace { key edges } byJob { key columnLevel datasetLevelOnly }
         trend { start end edges columnLevel columnLevelShare } } }`,
       { ns },
     );
     assert.equal(res.errors, undefined, JSON.stringify(res.errors));
     const c = res.data.coverage;
     assert.equal(c.truncated, false);
-    assert.deepEqual(c.overall, { key: 'all', edges: 5, columnLevel: 2, datasetLevelOnly: 3, columnLevelShare: 0.4, outputFields: 6, fieldsWithInputs: 3, fieldShare: 0.5 });
+    // The CREATE TABLE job's edge is counted apart, not as dataset level only.
+    assert.deepEqual(c.overall, { key: 'all', edges: 5, columnLevel: 2, datasetLevelOnly: 3, columnLevelShare: 0.4, outputFields: 6, fieldsWithInputs: 3, fieldShare: 0.5, noInputEdges: 1 });
     assert.deepEqual(c.byEngine, [
-      { key: 'flink', edges: 2, columnLevel: 0 },
-      { key: 'spark', edges: 2, columnLevel: 1 },
-      { key: 'dbt', edges: 1, columnLevel: 1 },
+      { key: 'flink', edges: 2, columnLevel: 0, noInputEdges: 0 },
+      { key: 'spark', edges: 2, columnLevel: 1, noInputEdges: 1 },
+      { key: 'dbt', edges: 1, columnLevel: 1, noInputEdges: 0 },
     ]);
+    assert.deepEqual(c.byJob.find((j: { key: string }) => j.key === jobId(ns, 'create1')), { key: jobId(ns, 'create1'), columnLevel: 0, datasetLevelOnly: 0 });
     assert.deepEqual(c.byNamespace, [{ key: ns, edges: 5 }]);
     assert.equal(c.byJob.find((j: { key: string }) => j.key === jobId(ns, 'flink1')).datasetLevelOnly, 1);
     assert.deepEqual(c.trend, [

@@ -34,6 +34,12 @@ export class CoverageFigures implements CoverageFiguresData {
 
   @Field(() => Float, { description: 'fieldsWithInputs / outputFields, 0 to 1.' })
   fieldShare!: number;
+
+  @Field(() => Int, {
+    description:
+      'Output edges of jobs that read nothing (a Spark CREATE TABLE, a seed, a generator): no lineage to report at any level, so counted here and not in edges, columnLevel or datasetLevelOnly.',
+  })
+  noInputEdges!: number;
 }
 
 @ObjectType({ description: 'Coverage in one time bucket, from the lineage history.' })
