@@ -141,6 +141,9 @@ export function connectorConfigs(opts: { pg: SeedPostgres; openlineageYml: strin
       'table.include.list': `${pgContract.schema}.${pgContract.table}`,
       'snapshot.mode': 'initial',
       'decimal.handling.mode': 'double',
+      // A delete is one event (op d, after null) and no tombstone record after it: the topic is
+      // read, not compacted, and the readers (Flink, the archive) would get a null value each time.
+      'tombstones.on.delete': 'false',
       'key.converter': json,
       'key.converter.schemas.enable': 'false',
       'value.converter': json,

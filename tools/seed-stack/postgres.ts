@@ -129,7 +129,8 @@ export async function seedOrders(pg: SeedPostgres): Promise<number> {
 /**
  * Changes made after Debezium's snapshot, so that streaming change events (op c, u, d) follow the
  * snapshot's reads (op r): three new orders, a payment, a refund, an amount correction and one
- * deletion. Returns the number of change events they produce.
+ * deletion. Returns the number of change events they produce (one record each on pg.shop.orders:
+ * the connector sends no tombstones).
  */
 export async function changeOrders(pg: SeedPostgres): Promise<number> {
   const t = `${pgContract.schema}.${pgContract.table}`;
