@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, Partitioners, logLevel } from 'kafkajs';
 import { badValue, names, ports, warehouse, workDir } from './contract';
 import { runFlinkJobs } from './flink';
 import { startSeedKafka } from './kafka';
@@ -12,6 +12,9 @@ import { startSeedKafka } from './kafka';
  * value per line, in <workDir>/capture/flink.ndjson.
  *
  *   npx tsc -p tsconfig.json && node dist/tools/seed-stack/flink-dev.js
+ *
+ * SEED_FLINK_STOP=cancel cancels job 1 instead of stopping it with a savepoint;
+ * SEED_FLINK_DETACHED=false runs openlineage-flink's default flow (see FlinkOptions).
  */
 
 const log = (msg: string): void => console.log(`[flink-dev] ${msg}`);
@@ -101,7 +104,7 @@ async function main(): Promise<void> {
       topics: [names.cdcTopic, names.enrichedTopic, names.openlineageTopic].map((topic) => ({ topic, numPartitions: 1, replicationFactor: 1 })),
       waitForLeaders: true,
     });
-    const producer = client.producer();
+    const producer = client.producer({ createPartitioner: Partitioners.DefaultPartitioner });
     await producer.connect();
     const messages = envelopes();
     await producer.send({
@@ -111,7 +114,11 @@ async function main(): Promise<void> {
     await producer.disconnect();
     log(`${messages.length} Debezium records on ${names.cdcTopic}`);
 
-    const result = await runFlinkJobs({ log: (m) => console.log(`[flink] ${m}`) });
+    const result = await runFlinkJobs({
+      log: (m) => console.log(`[flink] ${m}`),
+      stop: process.env.SEED_FLINK_STOP === 'cancel' ? 'cancel' : 'savepoint',
+      detachedTracking: process.env.SEED_FLINK_DETACHED !== 'false',
+    });
 
     // Every OpenLineage event the Kafka transport wrote, in topic order.
     const offsets = await admin.fetchTopicOffsets(names.openlineageTopic);

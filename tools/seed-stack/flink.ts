@@ -76,7 +76,24 @@ async function build(log: Log): Promise<{ java: string; classpath: string }> {
   return { java, classpath: `${classes}${path.delimiter}${classpath}` };
 }
 
-export async function runFlinkJobs(opts: { log: Log; stop?: 'savepoint' | 'cancel'; timeoutMs?: number; heap?: string }): Promise<FlinkResult> {
+export interface FlinkOptions {
+  log: Log;
+  /** How job 1 ends: stop-with-savepoint (FINISHED → COMPLETE, the default) or cancel (CANCELED → ABORT). */
+  stop?: 'savepoint' | 'cancel';
+  /**
+   * openlineage-flink's detached job tracking (default true). The submitting client and the
+   * JobManager each create their own listener, even in one JVM; in the default flow only the
+   * client's knows the run, so nothing but START is emitted. With it the JobManager's listener
+   * derives the same runId from the job id and start time (Flink's REST API) and emits the
+   * checkpoint RUNNING events and the terminal event.
+   */
+  detachedTracking?: boolean;
+  /** Upper bound for job 1 to catch up and for job 2 to finish (default 300 s). */
+  timeoutMs?: number;
+  heap?: string;
+}
+
+export async function runFlinkJobs(opts: FlinkOptions): Promise<FlinkResult> {
   const { log } = opts;
   const restPort = flinkRestPort();
   await requireFree(restPort, 'Flink REST API', 'SEED_FLINK_REST_PORT');
@@ -105,9 +122,7 @@ export async function runFlinkJobs(opts: { log: Log; stop?: 'savepoint' | 'cance
           },
         },
         job: { namespace: jobNamespaces.flink },
-        // The client (START) and the JobManager (status changes) each have their own listener;
-        // without this the JobManager's knows no run and emits nothing after START.
-        enableDetachedJobTracking: true,
+        enableDetachedJobTracking: opts.detachedTracking ?? true,
         // Polls Flink's REST API for checkpoint counts and emits RUNNING when they change.
         trackingIntervalInSeconds: 5,
       },
