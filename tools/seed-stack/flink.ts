@@ -33,7 +33,8 @@ export interface FlinkResult {
   /** The Iceberg table's current metadata file (file:/...), what Spark's Hadoop catalog reads. */
   metadataLocation: string;
   tableLocation: string;
-  snapshotId: number | null;
+  /** The current snapshot's id, as a string (64-bit). */
+  snapshotId: string | null;
   snapshotSummary: Record<string, string> | null;
   rows: { country: string; region: string; orders: number; revenue: number }[];
   logFile: string;

@@ -299,7 +299,8 @@ public class SeedJobs {
       Snapshot snap = t.currentSnapshot();
       out.put("metadataLocation", ((HasTableOperations) t).operations().current().metadataFileLocation());
       out.put("tableLocation", t.location());
-      out.put("snapshotId", snap == null ? null : snap.snapshotId());
+      // A string: snapshot ids use all 64 bits, more than a JavaScript number holds.
+      out.put("snapshotId", snap == null ? null : String.valueOf(snap.snapshotId()));
       out.put("snapshotSummary", snap == null ? null : snap.summary());
       List<Map<String, Object>> rows = new ArrayList<>();
       try (CloseableIterable<Record> it = IcebergGenerics.read(t).build()) {
@@ -352,10 +353,24 @@ public class SeedJobs {
       o.put("country", country);
       o.put("region", region(country));
       o.put("status", after.path("status").asText());
-      o.put("amount", after.path("amount").asDouble());
+      o.put("amount", amount(after.path("amount")));
       o.put("op", op);
       o.put("ts_ms", env.path("ts_ms").asLong());
       out.collect(JSON.writeValueAsString(o));
+    }
+
+    /**
+     * A number, or a number in a string; anything else (Debezium's default decimal.handling.mode
+     * `precise` writes NUMERIC as base64 bytes when schemas are disabled) fails the record loudly.
+     */
+    static double amount(JsonNode n) {
+      if (n.isNumber()) return n.asDouble();
+      try {
+        return Double.parseDouble(n.asText());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "amount " + n + " is not a number: the Debezium connector needs decimal.handling.mode=double (or string)", e);
+      }
     }
 
     static String region(String country) {
