@@ -107,7 +107,9 @@ export function parseId(id: string): NodeRef {
   }
   const prefix = PREFIX[kind];
   const parts = id.slice(prefix.length + 1).split(':');
-  if (parts.length !== componentCount[kind] || parts.some((p) => p.length === 0)) {
+  // A dataset's namespace may be empty (schema.ts: openlineage-flink's catalog tables); nothing else.
+  const mayBeEmpty = (i: number) => i === 0 && (kind === EntityKind.DATASET || kind === EntityKind.FIELD);
+  if (parts.length !== componentCount[kind] || parts.some((p, i) => p.length === 0 && !mayBeEmpty(i))) {
     throw badInput(
       `malformed node id "${id}": a ${prefix} id has ${componentCount[kind]} non-empty component(s) after ` +
         `"${prefix}:"; write ':' inside a namespace or name as %3A (e.g. kafka%3A//host%3A9092)`,

@@ -40,8 +40,14 @@ const job = z.looseObject({
   facets: facetMap(jobFacets).optional(),
 });
 
+/**
+ * A dataset's namespace may be empty: openlineage-flink 1.53.0 on Flink 2.2 names a catalog table
+ * whose connector gives no namespace (Iceberg's Flink sink) `""` + `<catalog>.<db>.<table>`.
+ */
+const datasetNamespace = z.string();
+
 const datasetBase = {
-  namespace: nonEmpty,
+  namespace: datasetNamespace,
   name: nonEmpty,
   facets: facetMap(datasetFacets).nullish(),
 };

@@ -42,7 +42,8 @@ describe('node ids', () => {
     const bad = [
       'dataset:kafka://b:9092:orders', // unescaped ':' gives too many components
       'dataset:onlyone',
-      'dataset::name',
+      'dataset:ns:', // an empty name
+      'job::name', // a job's namespace is never empty (only a dataset's may be)
       'table:a:b',
       'run:not-a-uuid',
       'dataset:a%2Fb:c', // unknown escape
@@ -55,6 +56,12 @@ describe('node ids', () => {
         id,
       );
     }
+  });
+
+  it("parses a dataset (and its fields) with an empty namespace, as openlineage-flink names catalog tables", () => {
+    assert.deepEqual(parseId('dataset::lake.shop.orders_by_country'), { kind: EntityKind.DATASET, namespace: '', name: 'lake.shop.orders_by_country' });
+    assert.deepEqual(parseId('datasetField::lake.t:revenue'), { kind: EntityKind.FIELD, namespace: '', name: 'lake.t', field: 'revenue' });
+    assert.equal(datasetId('', 'lake.t'), 'dataset::lake.t');
   });
 
   it('checks the kind where one is expected', () => {

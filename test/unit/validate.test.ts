@@ -53,6 +53,12 @@ describe('event validation', () => {
     assert.equal(v.eventTimeUtc, '2024-05-01T12:00:00.000Z');
   });
 
+  it('accepts a dataset with an empty namespace (openlineage-flink 1.53 on Flink 2.2: an Iceberg sink table), never a job', () => {
+    const doc = { ...minimal(), outputs: [{ namespace: '', name: 'lake.shop.orders_by_country' }] };
+    assert.deepEqual(problems(doc), []);
+    assert.deepEqual(problems({ ...doc, outputs: [{ namespace: '', name: '' }] }), ['outputs[0].name']);
+  });
+
   it('names every offending field path', () => {
     const doc = { ...minimal(), run: { runId: 'run_id' }, job: { namespace: '', name: 'x' }, producer: 3 };
     assert.deepEqual(problems(doc).sort(), ['job.namespace', 'producer', 'run.runId']);
