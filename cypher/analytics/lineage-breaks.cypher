@@ -5,7 +5,8 @@
 //   namespace index) or the namespaces starting with $namespace.
 // Parameters: $namespace: namespace prefix or null for all; $limit: maximum rows
 // Columns: id, namespace, name, role ('SOURCE' | 'SINK' | 'THROUGH'), jobs: up to 5 reader (SOURCE) or
-//   writer (SINK, THROUGH) job ids, engines: their engines, aliases: SYMLINKed dataset ids; by id
+//   writer (SINK, THROUGH) job ids, engines: their engines, aliases: SYMLINKed dataset ids,
+//   rawNames: the spellings producers sent (`namespace|name`, before normalisation); by id
 CALL () {
   WITH 1 AS one WHERE $namespace IS NULL
   MATCH (d:Dataset) WHERE d.namespace IS NOT NULL RETURN d
@@ -25,6 +26,6 @@ RETURN d.id AS id, d.namespace AS namespace, d.name AS name, role,
                  ELSE COLLECT { MATCH (j:Job)-[:PRODUCES]->(d) RETURN j.id ORDER BY j.id LIMIT 5 } END AS jobs,
        CASE role WHEN 'SOURCE' THEN COLLECT { MATCH (d)-[:FEEDS]->(j:Job) RETURN DISTINCT coalesce(j.engine, 'other') AS e ORDER BY e }
                  ELSE COLLECT { MATCH (j:Job)-[:PRODUCES]->(d) RETURN DISTINCT coalesce(j.engine, 'other') AS e ORDER BY e } END AS engines,
-       [a IN aliases | a.id] AS aliases
+       [a IN aliases | a.id] AS aliases, coalesce(d.rawNames, []) AS rawNames
 ORDER BY id
 LIMIT toInteger($limit)

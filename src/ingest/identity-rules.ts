@@ -31,7 +31,8 @@ import { datasetKey, NO_RULES, normaliseDatasetName, type IdentityRules } from '
 
 const ruleName = z.string().trim().min(1).max(200);
 const namespaceText = z.string().trim().min(1).max(2000);
-const datasetName = z.strictObject({ namespace: namespaceText, name: z.string().trim().min(1).max(2000) });
+/** A dataset's namespace may be empty, as producers send it (schema.ts). */
+const datasetName = z.strictObject({ namespace: z.string().trim().max(2000), name: z.string().trim().min(1).max(2000) });
 const hostPort = z
   .string()
   .trim()

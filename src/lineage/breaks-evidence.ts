@@ -4,7 +4,9 @@ import { IdentityRuleKind, MatchStrength } from './types';
  * Whether a dataset read but never written (`read`) and a written one (`written`) probably name one
  * dataset, graded with the evidence, and the identity rule that would merge them. Pure.
  *
- * - Kafka topics: the same topic on brokers of one domain (`kafka-a.internal`, `kafka-b.internal`)
+ * - Kafka topics: the same topic where one broker is in the bootstrap lists producers sent for both
+ *   names (a list is named by its lowest broker, so its others are only in the raw names): STRONG;
+ *   on brokers of one domain (`kafka-a.internal`, `kafka-b.internal`)
  *   or one host naming pattern outside two different domains (`broker-1`, `broker-2`): STRONG; on
  *   other brokers (`kafka-1.prod.x`, `kafka-1.staging.x`): MEDIUM.
  *   Rule: a Kafka cluster of both brokers.
@@ -21,6 +23,11 @@ export interface Candidate {
   name: string;
   /** Schema or lineage fields known under this name (may be empty). */
   fields: string[];
+  /**
+   * Namespaces as producers sent them, before normalisation (a Kafka bootstrap list is named by its
+   * lowest broker; the others are only here). Optional.
+   */
+  rawNamespaces?: string[];
 }
 
 export interface Evidence {
@@ -55,6 +62,8 @@ const brokersOf = (ns: string) =>
     .map((b) => b.trim())
     .filter(Boolean);
 const hostOf = (broker: string) => broker.replace(/:\d+$/, '');
+/** A broker as naming.ts compares them: no protocol prefix, lower case. */
+const bare = (broker: string) => broker.replace(/^[A-Za-z_]+:\/\//, '').toLowerCase();
 /** `kafka-a.internal` → `internal`; '' for a single-label host or an IP address. */
 const domainOf = (host: string) => (/^[\d.]+$/.test(host) || !host.includes('.') ? '' : host.slice(host.indexOf('.') + 1));
 /** `kafka-a` → `kafka`, `broker12` → `broker`, `kafka` → `kafka`: the first label without a trailing index. */
@@ -71,6 +80,23 @@ function compareTopics(read: Candidate, written: Candidate): Evidence | null {
   if (read.name !== written.name) return null;
   const rb = brokersOf(read.namespace);
   const wb = brokersOf(written.namespace);
+  // One broker in the bootstrap lists producers sent for both names: one cluster, whatever its hosts.
+  const allBrokers = (c: Candidate) => new Set([c.namespace, ...(c.rawNamespaces ?? [])].filter(isKafka).flatMap((ns) => brokersOf(ns).map(bare)));
+  const writtenBrokers = allBrokers(written);
+  const shared = [...allBrokers(read)].filter((b) => writtenBrokers.has(b)).sort();
+  if (shared.length > 0) {
+    const listed = (c: Candidate) => (c.rawNamespaces ?? []).filter((ns) => isKafka(ns) && brokersOf(ns).length > 1);
+    const lists = [...listed(read), ...listed(written)];
+    const evidence = [
+      `the same Kafka topic ${read.name} under ${read.namespace} (read) and ${written.namespace} (written)`,
+      `broker ${shared.join(', ')} is in the bootstrap servers producers sent for both${lists.length ? ` (${lists.join('; ')})` : ''}: one cluster`,
+    ];
+    const fields = fieldEvidence(read, written);
+    if (fields.text) evidence.push(fields.text);
+    const brokers = [...new Set([...writtenBrokers, ...allBrokers(read)])].sort();
+    const cluster = { name: ruleName(read.name), namespace: written.namespace, brokers };
+    return { key: read.name, strength: fields.disagree ? MatchStrength.WEAK : MatchStrength.STRONG, evidence, ruleKind: IdentityRuleKind.KAFKA_CLUSTER, rule: JSON.stringify({ kafkaClusters: [cluster] }) };
+  }
   const pairs = rb.flatMap((r) => wb.map((w) => [hostOf(r), hostOf(w)] as const));
   const domain = pairs.map(([r, w]) => (domainOf(r) !== '' && domainOf(r) === domainOf(w) ? domainOf(r) : '')).find(Boolean);
   // Prod and staging clusters share host patterns (kafka-1.prod, kafka-1.staging) and topic names:

@@ -51,7 +51,12 @@ export interface LineageBreaks {
   truncated: boolean;
 }
 
-type Row = BreakDataset | (Omit<BreakDataset, 'role'> & { role: 'THROUGH' });
+/** A row of lineage-breaks.cypher: a break (SOURCE, SINK) or a dataset read and written (THROUGH). */
+type Row = (BreakDataset | (Omit<BreakDataset, 'role'> & { role: 'THROUGH' })) & { rawNames?: string[] };
+type Break = BreakDataset & { rawNames?: string[] };
+
+/** The namespaces of stored `namespace|name` raw spellings. */
+const rawNamespaces = (r: { rawNames?: string[] }) => (r.rawNames ?? []).map((n) => n.slice(0, n.lastIndexOf('|')));
 
 /** Matches kept per read dataset (the strongest), so that a common name cannot flood the answer. */
 const MATCHES_PER_SOURCE = 10;
@@ -67,13 +72,13 @@ export class BreaksService {
     const { maxRows } = this.limits;
     const rows = await this.executor.read<Row>(Query.LineageBreaks, { namespace: namespacePrefix, limit: maxRows + 1 });
     const list = rows.slice(0, maxRows);
-    const sources = oneEntryPerDataset(list.filter((r): r is BreakDataset => r.role === BreakRole.SOURCE));
-    const sinks = oneEntryPerDataset(list.filter((r): r is BreakDataset => r.role === BreakRole.SINK));
+    const sources = oneEntryPerDataset(list.filter((r): r is Break => r.role === BreakRole.SOURCE));
+    const sinks = oneEntryPerDataset(list.filter((r): r is Break => r.role === BreakRole.SINK));
     const { matches, truncated } = await this.matches(sources, list.filter((r) => r.role !== BreakRole.SOURCE));
     return { sources, sinks, probableMatches: matches, truncated: truncated || rows.length > maxRows };
   }
 
-  private async matches(sources: BreakDataset[], written: Row[]): Promise<{ matches: ProbableMatch[]; truncated: boolean }> {
+  private async matches(sources: Break[], written: Row[]): Promise<{ matches: ProbableMatch[]; truncated: boolean }> {
     const byKey = groupBy(written, (w) => lastSegment(w) || undefined);
     const pairs = sources.flatMap((s) =>
       (byKey.get(lastSegment(s)) ?? []).filter((w) => w.id !== s.id && !s.aliases.includes(w.id)).map((w) => ({ s, w })),
@@ -85,7 +90,10 @@ export class BreaksService {
     for (const { s, w } of pairs) {
       const reach = connected.get(s.id)!;
       if (reach.distance.has(w.id) || w.aliases.some((a) => reach.distance.has(a))) continue;
-      const e = compare({ ...s, fields: fields.get(s.id) ?? [] }, { ...w, fields: fields.get(w.id) ?? [] });
+      const e = compare(
+        { ...s, fields: fields.get(s.id) ?? [], rawNamespaces: rawNamespaces(s) },
+        { ...w, fields: fields.get(w.id) ?? [], rawNamespaces: rawNamespaces(w) },
+      );
       if (!e) continue;
       found.push(match(s, w, e, reach.truncated));
     }
@@ -111,20 +119,21 @@ export class BreaksService {
  * entry: the name its jobs use (the lowest id among those with jobs, else the lowest id), with the
  * other names in `aliases` and the jobs and engines of all of them. Ordered by id.
  */
-export function oneEntryPerDataset(rows: BreakDataset[]): BreakDataset[] {
+export function oneEntryPerDataset<T extends BreakDataset & { rawNames?: string[] }>(rows: T[]): T[] {
   const groups = groupBy(rows, (r) => [r.id, ...r.aliases].sort(cmp)[0]!);
   const merged = [...groups.values()].map((members) => {
     const ordered = [...members].sort((a, b) => Number(b.jobs.length > 0) - Number(a.jobs.length > 0) || cmp(a.id, b.id));
     const head = ordered[0]!;
     const names = new Set(members.flatMap((m) => [m.id, ...m.aliases]));
     names.delete(head.id);
-    const union = (pick: (m: BreakDataset) => string[], cap: number) => [...new Set(ordered.flatMap(pick))].sort(cmp).slice(0, cap);
-    return { ...head, aliases: [...names].sort(cmp), jobs: union((m) => m.jobs, 5), engines: union((m) => m.engines, Infinity) };
+    const union = (pick: (m: T) => string[], cap: number) => [...new Set(ordered.flatMap(pick))].sort(cmp).slice(0, cap);
+    const rawNames = union((m) => m.rawNames ?? [], Infinity);
+    return { ...head, aliases: [...names].sort(cmp), jobs: union((m) => m.jobs, 5), engines: union((m) => m.engines, Infinity), ...(rawNames.length ? { rawNames } : {}) };
   });
   return merged.sort((a, b) => cmp(a.id, b.id));
 }
 
-function match(s: BreakDataset, w: Row, e: Evidence, walkTruncated: boolean): ProbableMatch {
+function match(s: Break, w: Row, e: Evidence, walkTruncated: boolean): ProbableMatch {
   const written = w.role === BreakRole.SINK ? 'written and never read' : 'written and read';
   return {
     sourceId: s.id,

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { compileRules } from '../../src/ingest/identity-rules';
 import { normaliseDatasetName } from '../../src/ingest/naming';
 import { compare, type Candidate } from '../../src/lineage/breaks-evidence';
+import { MatchStrength } from '../../src/lineage/types';
 
 const ds = (namespace: string, name: string, fields: string[] = []): Candidate => ({ id: `${namespace} ${name}`, namespace, name, fields });
 
@@ -14,6 +15,19 @@ function assertRuleMerges(read: Candidate, written: Candidate, rule: string) {
 }
 
 describe('lineage-break evidence', () => {
+  it('grades a topic STRONG when one broker is in the bootstrap lists producers sent for both names (Debezium vs openlineage-flink)', () => {
+    // Debezium names the topic by its whole bootstrap string (normalised to the lowest broker),
+    // openlineage-flink by the first server of its own list: hosts with nothing else in common.
+    const written = { ...ds('kafka://127.0.0.1:19092', 'pg.shop.orders'), rawNamespaces: ['kafka://127.0.0.1:19092,localhost:19093'] };
+    const read = { ...ds('kafka://localhost:19093', 'pg.shop.orders'), rawNamespaces: ['kafka://localhost:19093'] };
+    const e = compare(read, written)!;
+    assert.equal(e.strength, MatchStrength.STRONG);
+    assert.match(e.evidence.join('\n'), /broker localhost:19093 is in the bootstrap servers producers sent for both \(kafka:\/\/127\.0\.0\.1:19092,localhost:19093\)/);
+    assertRuleMerges(read, written, e.rule);
+    // Without the raw list the same pair is only MEDIUM (the hosts share no domain or pattern).
+    assert.equal(compare(ds(read.namespace, read.name), ds(written.namespace, written.name))!.strength, MatchStrength.MEDIUM);
+  });
+
   it('grades one Kafka topic on two brokers of one domain STRONG, with a cluster rule that merges them', () => {
     const read = ds('kafka://kafka-b.internal:9092', 'orders');
     const written = ds('kafka://kafka-a.internal:9092', 'orders');

@@ -1,0 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { seedSource } from './contract';
+
+/** The `<name>` property of a part's pom (e.g. debezium.version), or 'unknown'. */
+export function pomProperty(part: string, name: string): string {
+  const pom = fs.readFileSync(path.join(seedSource, part, 'pom.xml'), 'utf8');
+  const m = new RegExp(`<${name.replace(/\./g, '\\.')}>([^<]+)</`).exec(pom);
+  return m?.[1]?.trim() ?? 'unknown';
+}
