@@ -8,6 +8,9 @@ import { decodeUtf8 } from './decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 import { reasonOf } from './ndjson';
 
+/** Subscription attempts (a second apart) while a new events topic has no leader yet. */
+const SUBSCRIBE_ATTEMPTS = 60;
+
 /**
  * The ingestion worker for the OpenLineage Kafka transport: a consumer-group member reading one
  * event (JSON) per message from the topic.
@@ -102,13 +105,42 @@ export class KafkaWorker {
       }, 1000);
     });
     await consumer.connect();
-    await consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
+    await this.subscribe(consumer);
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
       partitionsConsumedConcurrently: 2,
       eachBatch: (payload) => this.handleBatch(payload),
     });
+  }
+
+  /**
+   * Subscribes to the events topic, also when it does not exist yet: on a new cluster the topic is
+   * created (the broker's defaults; refused creation is left to the broker's auto-creation) and its
+   * leader may take a while to be elected, so retriable errors are retried for up to a minute.
+   */
+  private async subscribe(consumer: Consumer): Promise<void> {
+    const admin = this.kafka.admin();
+    try {
+      await admin.connect();
+      const created = await admin.createTopics({ topics: [{ topic: this.settings.topic }], waitForLeaders: true });
+      if (created) this.log.info('Kafka events topic created', { topic: this.settings.topic });
+    } catch (err) {
+      this.log.warn('could not create the Kafka events topic (it may exist, or creation is not allowed); subscribing anyway', { topic: this.settings.topic, error: err });
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
+        return;
+      } catch (err) {
+        const retriable = (err as { retriable?: boolean }).retriable === true;
+        if (!retriable || attempt >= SUBSCRIBE_ATTEMPTS || this.stopping) throw err;
+        this.log.warn('Kafka events topic not ready; retrying', { topic: this.settings.topic, attempt, error: err });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
   }
 
   async stop(): Promise<void> {

@@ -31,6 +31,30 @@ const runIdsOf = (events: Record<string, unknown>[]) =>
   }));
 
 describe('Kafka ingestion worker', () => {
+  it('starts on an events topic that does not exist yet (a new cluster): creates it, waits for its leader, consumes', async () => {
+    const settings = kafkaSettings('fresh');
+    const admin = kafkaClient(settings).admin();
+    await admin.connect();
+    try {
+      assert.equal((await admin.listTopics()).includes(settings.topic), false);
+      const worker = new KafkaWorker(settings, svc.app.ingestor, createLogger('error'), new Metrics(false));
+      await worker.start();
+      try {
+        assert.equal((await admin.listTopics()).includes(settings.topic), true);
+        const ns = uniquePrefix('kafka-fresh');
+        const producer = kafkaClient(settings).producer();
+        await producer.connect();
+        await produce(producer, settings.topic, [{ key: 'a', value: JSON.stringify(runEvent(ns, { job: 'first', outputs: ['t'] })) }]);
+        await producer.disconnect();
+        await waitFor('the event stored', async () => (await storedEvents(ns)) === 1);
+      } finally {
+        await worker.stop();
+      }
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
   it('consumes events end to end, commits offsets after Neo4j, dead-letters bad messages unchanged', async () => {
     const settings = kafkaSettings('e2e');
     await createTopic(settings, 4);
