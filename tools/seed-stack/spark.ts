@@ -19,7 +19,7 @@ import { spawnLogged } from './proc';
  * jobs use SQL only).
  */
 
-const pysparkVersion = '3.5.5';
+export const pysparkVersion = '3.5.5';
 const sparkDir = path.join(seedSource, 'spark');
 const script = path.join(sparkDir, 'seed_spark.py');
 /** Printed by seed_spark.py before the summary's rows as one JSON line. */
