@@ -54,6 +54,8 @@ export interface Manifest {
   capturedAt: string;
   command: string;
   durationS: number;
+  /** The work folder of the run: the warehouse paths in the events start with it. */
+  workDir: string;
   pipeline: string[];
   versions: Record<string, string>;
   producers: {

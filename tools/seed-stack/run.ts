@@ -96,6 +96,7 @@ async function main(): Promise<void> {
         capturedAt: new Date().toISOString(),
         command: 'npm run seed-stack',
         durationS: Math.round((Date.now() - begun) / 1000),
+        workDir: workDir(),
         pipeline: [
           `PostgreSQL ${(await pg.exec('SHOW server_version')).trim()} shop.orders`,
           `Debezium ${pomProperty('connect', 'debezium.version')} (${names.debeziumConnector}) → Kafka ${names.cdcTopic}`,
