@@ -18,6 +18,7 @@ import {
   NormalisationCode,
   SearchMatch,
   Side,
+  StopReason,
   TruncationReason,
 } from '../lineage/types';
 
@@ -114,6 +115,16 @@ registerEnumType(MatchStrength, {
     STRONG: { description: 'Same Kafka topic on brokers of one domain or naming pattern, or the same table name with matching schema fields.' },
     MEDIUM: { description: 'The same schema.table (or topic) under other namespaces, no schemas to compare.' },
     WEAK: { description: 'Only the last name segment matches, or the schemas disagree.' },
+  },
+});
+registerEnumType(StopReason, {
+  name: 'StopReason',
+  description: 'Why a trace stops at a dataset.',
+  valuesConfig: {
+    ORIGIN: { description: 'Upstream: read, and written by no job Tributary knows, nothing suggesting one: where data enters (a source system, or a producer without OpenLineage).' },
+    END: { description: 'Downstream: nothing Tributary knows reads it (or its readers send no OpenLineage, such as Kafka Connect sink connectors).' },
+    OTHER_NAME: { description: 'Probably another name of a dataset lineage continues from; the candidate rule joins them.' },
+    UNREPORTED_WRITER: { description: 'A job that reads and reports no output probably writes it (its SQL or name says so); its producer does not report that output.' },
   },
 });
 registerEnumType(NormalisationCode, {

@@ -13,7 +13,8 @@ import { IdentityRuleKind, MatchStrength } from './types';
  * - Other names: split at `/ . :`, lower-cased, a file extension dropped. The same last two segments
  *   (schema.table) with matching schema fields: STRONG; without fields to compare: MEDIUM; the same
  *   last segment only: MEDIUM with matching fields, else WEAK; fields that disagree make any match
- *   WEAK. Rule: a namespace alias when the names are equal, else a dataset alias.
+ *   WEAK. Rule: a namespace alias when the names are equal, else a dataset alias, from the read name
+ *   to the written one (from the written one when only it has an empty namespace).
  * Fields match when at least 80% of the reader's fields (at least one) are among the writer's.
  */
 
@@ -41,6 +42,9 @@ export interface Evidence {
 
 const FIELD_MATCH = 0.8;
 const FIELD_DISAGREE = 0.5;
+
+/** A dataset as evidence names it: `namespace name`, or `name (empty namespace)`. */
+export const spelled = (namespace: string, name: string): string => (namespace ? `${namespace} ${name}` : `${name} (empty namespace)`);
 
 export function segments(name: string): string[] {
   return name
@@ -147,15 +151,16 @@ function compareTables(read: Candidate, written: Candidate): Evidence | null {
       : fields.match
         ? MatchStrength.MEDIUM
         : MatchStrength.WEAK;
+  // The name with a namespace is kept: a catalog table named with an empty namespace (openlineage-flink)
+  // becomes the path or table another producer reports, not the other way round.
+  const [from, to] = written.namespace === '' && read.namespace !== '' ? [written, read] : [read, written];
   const rule =
-    sameName && read.name === written.name
-      ? { kind: IdentityRuleKind.NAMESPACE_ALIAS, doc: { namespaceAliases: [{ name: ruleName(`${key}-namespace`), from: read.namespace, to: written.namespace }] } }
+    sameName && read.name === written.name && from.namespace !== ''
+      ? { kind: IdentityRuleKind.NAMESPACE_ALIAS, doc: { namespaceAliases: [{ name: ruleName(`${key}-namespace`), from: from.namespace, to: to.namespace }] } }
       : {
           kind: IdentityRuleKind.DATASET_ALIAS,
           doc: {
-            datasetAliases: [
-              { name: ruleName(key), from: { namespace: read.namespace, name: read.name }, to: { namespace: written.namespace, name: written.name } },
-            ],
+            datasetAliases: [{ name: ruleName(key), from: { namespace: from.namespace, name: from.name }, to: { namespace: to.namespace, name: to.name } }],
           },
         };
   return { key, strength, evidence, ruleKind: rule.kind, rule: JSON.stringify(rule.doc) };

@@ -1,6 +1,6 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { compare, lastSegment, type Evidence } from './breaks-evidence';
+import { compare, lastSegment, spelled, type Evidence } from './breaks-evidence';
 import { cmp } from './common';
 import { groupBy } from './group';
 import { downstreamOfEach } from './traversal';
@@ -143,8 +143,8 @@ function match(s: Break, w: Row, e: Evidence, walkTruncated: boolean): ProbableM
     strength: e.strength,
     evidence: [
       ...e.evidence,
-      `${s.namespace} ${s.name} is read (by ${s.jobs.join(', ')}; ${s.engines.join(', ')}) and never written`,
-      `${w.namespace} ${w.name} is ${written} (by ${w.jobs.join(', ') || 'no job'}; ${w.engines.join(', ')})`,
+      `${spelled(s.namespace, s.name)} is read (by ${s.jobs.join(', ')}; ${s.engines.join(', ')}) and never written`,
+      `${spelled(w.namespace, w.name)} is ${written} (by ${w.jobs.join(', ') || 'no job'}; ${w.engines.join(', ')})`,
       walkTruncated ? 'no lineage connects them within the walked bounds (the walk was cut short)' : 'no job or lineage path connects them',
     ],
     ruleKind: e.ruleKind,

@@ -2,6 +2,7 @@ import { badInput } from '../errors';
 import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkDepth, cmp, findStart, optionalTime } from './common';
+import { explainStops, type TraceStop } from './stops-service';
 import { TRACE, traverse, type TraceRow, type Traversal } from './traversal';
 import { Dependencies, Direction, EntityKind, Granularity, type EntityRef, type FlowDirection, type TruncationReason } from './types';
 
@@ -54,6 +55,10 @@ export interface TraceResult {
   firstPrecisionLoss: TraceHop | null;
   truncated: boolean;
   truncatedBy: TruncationReason[];
+  /** Where lineage stops within the trace's bounds, and why (stops-service.ts); nearest first. */
+  stops: TraceStop[];
+  /** True when not every stop is explained (more than 20). */
+  stopsTruncated: boolean;
 }
 
 export class TraceService {
@@ -75,7 +80,8 @@ export class TraceService {
     return this.executor.readTx('trace', async (tx) => {
       const start: TraceNode = { ...(await findStart(tx, nodeId, EntityKind.FIELD, EntityKind.DATASET)), distance: 0 };
       const walk = await this.walk(tx, start, direction, depth, asOf, dependencies);
-      return { ...traceOf(walk), start, asOf };
+      const { stops, truncated: stopsTruncated } = await explainStops(tx, walk);
+      return { ...traceOf(walk), start, asOf, stops, stopsTruncated };
     });
   }
 
@@ -99,7 +105,7 @@ const union = (a: string[] | null, b: string[] | null): string[] | null => (a ==
  * Hops (one per from, to, job, within the depth; a job's DERIVES and INFLUENCES between the same
  * two fields are one hop with both kinds of types) and nodes of a trace walk.
  */
-export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 'asOf'> {
+export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 'asOf' | 'stops' | 'stopsTruncated'> {
   const upstream = walk.direction === Direction.UPSTREAM;
   const hops = new Map<string, TraceHop>();
   for (const { row, hop } of walk.edges) {

@@ -155,6 +155,18 @@ export enum BreakRole {
   SINK = 'SINK',
 }
 
+/** Why a trace stops at a dataset (src/lineage/stops-service.ts). */
+export enum StopReason {
+  /** Upstream: read, and written by no job Tributary knows, nothing suggesting one: where data enters (a source system, or a producer without OpenLineage). */
+  ORIGIN = 'ORIGIN',
+  /** Downstream: nothing Tributary knows reads it: where lineage ends (or a reader without OpenLineage, such as a Kafka Connect sink). */
+  END = 'END',
+  /** The dataset is probably another name of one that lineage continues from (a lineageBreaks match); an identity rule would join them. */
+  OTHER_NAME = 'OTHER_NAME',
+  /** A job that reads and reports no output probably writes it (its SQL or its name says so): its producer does not report that output. */
+  UNREPORTED_WRITER = 'UNREPORTED_WRITER',
+}
+
 /** Which jobs a coverage figure is about. */
 export enum CoverageScope {
   ALL = 'ALL',

@@ -1,7 +1,8 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { StopCandidate as StopCandidateData, TraceStop as TraceStopData } from '../../lineage/stops-service';
 import type { TraceHop as TraceHopData, TraceNode as TraceNodeData, TraceResult } from '../../lineage/trace-service';
-import { Direction, EntityKind, Granularity, TruncationReason, type FlowDirection } from '../../lineage/types';
+import { Direction, EntityKind, Granularity, IdentityRuleKind, MatchStrength, StopReason, TruncationReason, type FlowDirection } from '../../lineage/types';
 import '../enums';
 
 @ObjectType({ description: 'A field or dataset reached by a trace.' })
@@ -63,6 +64,48 @@ export class TraceHop implements TraceHopData {
   reportedAs!: string | null;
 }
 
+@ObjectType({ description: 'What probably joins lineage again where a trace stops: another name of the dataset, or a job whose producer does not report its output.' })
+export class StopCandidate implements StopCandidateData {
+  @Field(() => ID, { description: 'A dataset (another name of the stop) or a job (a writer its producer does not report).' })
+  id!: string;
+
+  @Field(() => EntityKind, { description: 'DATASET or JOB.' })
+  kind!: EntityKind;
+
+  @Field(() => MatchStrength, { description: 'How likely the candidate is the missing link.' })
+  strength!: MatchStrength;
+
+  @Field(() => [String], { description: 'Why, one fact per line.' })
+  evidence!: string[];
+
+  @Field(() => IdentityRuleKind, { nullable: true, description: 'The kind of the identity rule that joins the names (DATASET candidates).' })
+  ruleKind!: IdentityRuleKind | null;
+
+  @Field(() => String, { nullable: true, description: 'That rule as a TRIBUTARY_IDENTITY_RULES fragment (JSON); null for a job.' })
+  rule!: string | null;
+}
+
+@ObjectType({ description: 'A dataset where a trace stops within its bounds (nothing further reported), and why.' })
+export class TraceStop implements TraceStopData {
+  @Field(() => ID, { description: 'The dataset (under the name the trace reached).' })
+  datasetId!: string;
+
+  @Field(() => [ID], { description: 'The trace items in it where lineage stops: fields, or the dataset.' })
+  itemIds!: string[];
+
+  @Field(() => Int, { description: 'Hops from the start (the nearest item).' })
+  distance!: number;
+
+  @Field(() => StopReason, { description: 'Why lineage stops there.' })
+  reason!: StopReason;
+
+  @Field(() => String, { description: 'The reason in words, naming the dataset and the best candidate.' })
+  explanation!: string;
+
+  @Field(() => [StopCandidate], { description: 'What probably joins lineage again, strongest first (at most 5).' })
+  candidates!: StopCandidate[];
+}
+
 @ObjectType({ description: 'An investigation trace from a field or dataset.' })
 export class Trace implements TraceResult {
   @Field(() => TraceNode, { description: 'Where the trace starts.' })
@@ -91,4 +134,13 @@ export class Trace implements TraceResult {
 
   @Field(() => [TruncationReason], { description: 'Why the trace is truncated; empty when complete.' })
   truncatedBy!: TruncationReason[];
+
+  @Field(() => [TraceStop], {
+    description:
+      'Where lineage stops within the bounds of the trace (a dataset nothing further is reported for: no writer upstream, no reader downstream), why, and what probably joins it again; nearest first.',
+  })
+  stops!: TraceStop[];
+
+  @Field(() => Boolean, { description: 'True when more datasets stop than are explained (20).' })
+  stopsTruncated!: boolean;
 }

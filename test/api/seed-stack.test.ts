@@ -1,0 +1,226 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { datasetId, fieldId } from '../../src/ids';
+import { startService, type TestService } from '../support/app';
+import { rng, shuffle } from '../support/generate';
+import { seedDelivery, type SeedDelivery } from '../support/seed-stack';
+
+/**
+ * The seed investigation on what real producers sent (npm run seed-stack: Debezium 3.5 on Kafka
+ * Connect, openlineage-flink 1.53 on Flink 2.2, openlineage-spark 1.53 on Spark 3.5 over Iceberg
+ * 1.10 and Delta 3.3; test/fixtures/seed-stack/): a bad value in the Spark summary traced back, the
+ * exact hop where lineage stops and why, the breaks with the rules that close them, coverage by
+ * engine; the same answers shuffled and duplicated; and with the suggested rules in force, the
+ * trace from the summary to the PostgreSQL table and the table's blast radius to the summary.
+ */
+let svc: TestService;
+let plain: SeedDelivery;
+before(async () => {
+  svc = await startService();
+  plain = seedDelivery(randomBytes(3).toString('hex'));
+  const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(plain.events));
+  assert.equal(res.body.summary.failed, 0, JSON.stringify(res.body.failed_events));
+});
+after(() => svc.close());
+
+const SUMMARY = '<wd>/warehouse/shop/revenue_summary';
+async function answers(service: TestService, d: SeedDelivery) {
+  const walks = await service.graphql(
+    `query($revenue: ID!, $revenueCatalog: ID!, $pg: ID!) {
+      trace(nodeId: $revenue, depth: 20) { truncated firstPrecisionLoss { distance toId jobId }
+        hops { distance fromId toId jobId granularity precisionLost types subtypes reportedAs }
+        stops { datasetId itemIds distance reason explanation candidates { id kind strength evidence ruleKind rule } } }
+      viaCatalog: trace(nodeId: $revenueCatalog, depth: 20) { hops { distance fromId toId jobId granularity types subtypes } stops { datasetId reason } }
+      pgImpact: blastRadius(nodeId: $pg, depth: 20, first: 100) { truncated totals { items datasets jobs } items { id distance } }
+    }`,
+    {
+      revenue: fieldId('file', d.name(SUMMARY), 'revenue'),
+      revenueCatalog: fieldId(d.name('file:<wd>/warehouse'), 'shop.revenue_summary', 'revenue'),
+      pg: datasetId(d.name('postgres://<h1>:15432'), 'shop.shop.orders'),
+    },
+  );
+  const analytics = await service.graphql(
+    `query($deb: String, $flink: String, $spark: String) {
+      debezium: coverage(scope: NAMESPACE, value: $deb) { overall { edges columnLevel datasetLevelOnly noInputEdges outputFields fieldsWithInputs } }
+      flink: coverage(scope: NAMESPACE, value: $flink) { overall { edges columnLevel datasetLevelOnly noInputEdges outputFields fieldsWithInputs } }
+      spark: coverage(scope: NAMESPACE, value: $spark) { overall { edges columnLevel datasetLevelOnly noInputEdges outputFields fieldsWithInputs } byJob { key edges columnLevel noInputEdges } }
+      lineageBreaks { truncated sources { id aliases jobs } sinks { id aliases jobs } probableMatches { sourceId writtenId key strength evidence ruleKind rule } }
+    }`,
+    { deb: d.name('debezium-<t>'), flink: d.name('flink-streaming-<t>'), spark: d.name('spark-batch-<t>') },
+  );
+  const q = { errors: walks.errors ?? analytics.errors, data: { ...walks.data, ...analytics.data } };
+  assert.equal(q.errors, undefined, JSON.stringify(q.errors));
+  const mine = (id: string) => id.includes(d.tag);
+  const b = q.data.lineageBreaks;
+  // Other deliveries share the database: their names are candidates too (a real ambiguity: two
+  // catalogs holding shop.orders_by_country); keep this delivery's.
+  const ownStops = (stops: any[]) => stops.map((st) => ({ ...st, candidates: st.candidates?.filter((c: { id: string }) => mine(c.id)) }));
+  return d.label({
+    ...q.data,
+    trace: { ...q.data.trace, stops: ownStops(q.data.trace.stops) },
+    lineageBreaks: {
+      truncated: b.truncated,
+      sources: b.sources.filter((x: { id: string }) => mine(x.id)),
+      sinks: b.sinks.filter((x: { id: string }) => mine(x.id)),
+      probableMatches: b.probableMatches.filter((m: { sourceId: string; writtenId: string }) => mine(m.sourceId) && mine(m.writtenId)),
+    },
+  }) as any;
+}
+
+const SPARK = 'job:spark-batch:revenue_summary.overwrite_by_expression.lake_shop_revenue_summary';
+const F = (ds: string, field: string) => `datasetField:${ds}:${field}`;
+const SUMMARY_FILE = `file:${SUMMARY}`;
+const BY_COUNTRY = 'file:<wd>/warehouse/shop/orders_by_country';
+const FLINK_TABLE = 'dataset::lake.shop.orders_by_country';
+const TOPIC_DEBEZIUM = 'dataset:kafka%3A//<h1>%3A19092:pg.shop.orders';
+const TOPIC_FLINK = 'dataset:kafka%3A//<h2>%3A19093:pg.shop.orders';
+const PG = 'dataset:postgres%3A//<h1>%3A15432:shop.shop.orders';
+
+/** The rules lineageBreaks suggested (labelled), for a delivery. */
+const rulesFor = (a: any, d: SeedDelivery) => {
+  const merged: Record<string, unknown[]> = {};
+  for (const m of a.lineageBreaks.probableMatches) for (const [k, v] of Object.entries(JSON.parse(d.name(m.rule)))) merged[k] = [...(merged[k] ?? []), ...(v as unknown[])];
+  return merged;
+};
+
+describe('the seed pipeline on real producers (Debezium, openlineage-flink, openlineage-spark over Iceberg and Delta)', () => {
+  let a: any;
+  before(async () => {
+    a = await answers(svc, plain);
+  });
+
+  it('traces the summary column field by field through Spark into the Iceberg table, then says exactly where and why lineage stops', () => {
+    assert.equal(a.trace.truncated, false);
+    assert.deepEqual(a.trace.hops.map((h: any) => [h.distance, h.fromId, h.jobId, h.granularity, h.types, h.subtypes]), [
+      [1, F(BY_COUNTRY, 'region'), SPARK, 'FIELD', ['INDIRECT'], ['GROUP_BY']],
+      [1, F(BY_COUNTRY, 'revenue'), SPARK, 'FIELD', ['DIRECT'], ['AGGREGATION']],
+    ]);
+    // Flink's SQL job does report the Iceberg table, as "" + lake.shop.orders_by_country: Spark's
+    // path name and Flink's catalog name never meet, so lineage stops at the table Spark read.
+    assert.equal(a.trace.stops.length, 1);
+    const [stop] = a.trace.stops;
+    assert.deepEqual([stop.datasetId, stop.itemIds, stop.distance, stop.reason], [`dataset:${BY_COUNTRY}`, [F(BY_COUNTRY, 'region'), F(BY_COUNTRY, 'revenue')], 1, 'OTHER_NAME']);
+    assert.equal(
+      stop.explanation,
+      "Lineage stops at <wd>/warehouse/shop/orders_by_country (file): no job Tributary knows writes it under this name. It is probably lake.shop.orders_by_country (empty namespace) under another producer's naming (strong evidence); the identity rule in `rule` joins the two names and the trace goes on.",
+    );
+    assert.deepEqual(stop.candidates.map((c: any) => [c.id, c.kind, c.strength, c.ruleKind]), [[FLINK_TABLE, 'DATASET', 'STRONG', 'DATASET_ALIAS']]);
+    assert.deepEqual(stop.candidates[0].evidence, [
+      'both names end in shop.orders_by_country: <wd>/warehouse/shop/orders_by_country (read) and lake.shop.orders_by_country (written)',
+      'schema fields match: 4 of the 4 fields read are among the 4 written',
+      'lake.shop.orders_by_country (empty namespace) is written by job:flink-streaming:orders-by-country',
+    ]);
+    // The rule keeps the name with a namespace: Flink's catalog name becomes Spark's table path.
+    assert.deepEqual(JSON.parse(stop.candidates[0].rule), {
+      datasetAliases: [{ name: 'shop.orders_by_country', from: { namespace: '', name: 'lake.shop.orders_by_country' }, to: { namespace: 'file', name: '<wd>/warehouse/shop/orders_by_country' } }],
+    });
+  });
+
+  it('gives the same trace from the catalog name (symlinks) of the summary table', () => {
+    assert.deepEqual(a.viaCatalog.hops, a.trace.hops.map(({ precisionLost, reportedAs, ...h }: any) => (void precisionLost, void reportedAs, h)));
+    assert.deepEqual(a.viaCatalog.stops, [{ datasetId: `dataset:${BY_COUNTRY}`, reason: 'OTHER_NAME' }]);
+  });
+
+  it('lists the breaks once per dataset: the topic under Debezium\'s and Flink\'s namespaces and the Iceberg table, both STRONG with the rule that merges them', () => {
+    const b = a.lineageBreaks;
+    assert.deepEqual(b.sources.map((x: any) => [x.id, x.aliases]), [
+      [`dataset:${BY_COUNTRY}`, ['dataset:file%3A<wd>/warehouse:shop.orders_by_country']],
+      [TOPIC_FLINK, []],
+      [PG, []],
+    ]);
+    assert.deepEqual(b.sinks.map((x: any) => x.id), [FLINK_TABLE, 'dataset:file:<wd>/spark/warehouse/regions_below_target', TOPIC_DEBEZIUM]);
+    assert.deepEqual(b.probableMatches.map((m: any) => [m.sourceId, m.writtenId, m.strength, m.ruleKind]), [
+      [`dataset:${BY_COUNTRY}`, FLINK_TABLE, 'STRONG', 'DATASET_ALIAS'],
+      [TOPIC_FLINK, TOPIC_DEBEZIUM, 'STRONG', 'KAFKA_CLUSTER'],
+    ]);
+    assert.equal(b.probableMatches[1].evidence[1], 'broker <h2>:19093 is in the bootstrap servers producers sent for both (kafka://<h1>:19092,<h2>:19093): one cluster');
+    assert.deepEqual(JSON.parse(b.probableMatches[1].rule), { kafkaClusters: [{ name: 'pg.shop.orders', namespace: 'kafka://<h1>:19092', brokers: ['<h1>:19092', '<h2>:19093'] }] });
+  });
+
+  it('measures coverage by engine exactly, with the CREATE TABLE jobs (an output, no input) counted apart', () => {
+    assert.deepEqual(a.debezium.overall, { edges: 1, columnLevel: 0, datasetLevelOnly: 1, noInputEdges: 0, outputFields: 39, fieldsWithInputs: 0 });
+    assert.deepEqual(a.flink.overall, { edges: 2, columnLevel: 0, datasetLevelOnly: 2, noInputEdges: 0, outputFields: 12, fieldsWithInputs: 0 });
+    assert.deepEqual(a.spark.overall, { edges: 4, columnLevel: 2, datasetLevelOnly: 2, noInputEdges: 2, outputFields: 12, fieldsWithInputs: 5 });
+    const job = (name: string) => a.spark.byJob.find((j: any) => j.key === `job:spark-batch:${name}`);
+    assert.deepEqual(job('revenue_summary.create_table.shop_revenue_summary'), { key: 'job:spark-batch:revenue_summary.create_table.shop_revenue_summary', edges: 0, columnLevel: 0, noInputEdges: 1 });
+    // Delta CREATE OR REPLACE TABLE AS SELECT sends no column lineage; the MERGE does (for region).
+    assert.equal(job('region_performance.atomic_replace_table_as_select.default_region_performance').columnLevel, 0);
+    assert.equal(job('region_targets.execute_merge_into_command.region_targets').columnLevel, 1);
+  });
+
+  it('ends the downstream of the PostgreSQL table at the topic Debezium names (its Flink reader spells it otherwise)', () => {
+    assert.deepEqual(a.pgImpact.items, [
+      { id: 'job:debezium:pg.0', distance: 1 },
+      { id: TOPIC_DEBEZIUM, distance: 2 },
+    ]);
+  });
+
+  it("keeps what the streaming producers send apart: Debezium's table and topic from two RUNNING events of one run, Flink's checkpoint RUNNING and dataset-less COMPLETE", async () => {
+    const q = await svc.graphql(
+      `query($deb: ID!, $enrich: ID!) {
+        deb: job(id: $deb) { jobType integration processingType latestRun { state } }
+        enrich: job(id: $enrich) { jobType integration processingType latestRun { state facets } } }`,
+      { deb: plain.name('job:debezium-<t>:pg.0'), enrich: plain.name('job:flink-streaming-<t>:enrich-orders') },
+    );
+    assert.equal(q.errors, undefined, JSON.stringify(q.errors));
+    assert.deepEqual({ ...q.data.deb }, { jobType: 'TASK', integration: 'DEBEZIUM', processingType: 'STREAMING', latestRun: { state: 'COMPLETE' } });
+    assert.deepEqual([q.data.enrich.jobType, q.data.enrich.integration, q.data.enrich.processingType, q.data.enrich.latestRun.state], ['JOB', 'FLINK', 'STREAMING', 'COMPLETE']);
+    // The last checkpoint count Flink reported stays on the run; the table → topic edge is current (the trace above).
+    assert.ok(Number(q.data.enrich.latestRun.facets.checkpoints.completed) > 0);
+  });
+
+  it('gives the same answers when the events arrive shuffled and each twice, in random batches', async () => {
+    const other = seedDelivery(randomBytes(3).toString('hex'));
+    const random = rng(20261202);
+    const events = shuffle([...other.events, ...other.events], random);
+    for (let i = 0; i < events.length; ) {
+      const n = 1 + Math.floor(random() * 6);
+      const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(events.slice(i, i + n)));
+      assert.equal(res.body.summary.failed, 0);
+      i += n;
+    }
+    // The explanation names the strongest candidate, which may be the other delivery's table.
+    const noWords = (x: any) => ({ ...x, trace: { ...x.trace, stops: x.trace.stops.map(({ explanation, ...st }: any) => (void explanation, st)) } });
+    assert.deepEqual(noWords(await answers(svc, other)), noWords(a));
+  });
+
+  it('with the suggested rules in force: the trace goes on through Flink and Debezium to the source table, and the blast radius of the table reaches the summary', async () => {
+    const next = seedDelivery(randomBytes(3).toString('hex'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-rules-'));
+    const file = path.join(dir, 'rules.json');
+    fs.writeFileSync(file, JSON.stringify(rulesFor(a, next), null, 2));
+    const ruled = await startService({ TRIBUTARY_IDENTITY_RULES: file });
+    try {
+      const res = await ruled.post('/api/v1/lineage/batch', JSON.stringify(next.events));
+      assert.equal(res.body.summary.failed, 0);
+      const c = await answers(ruled, next);
+      const ENRICHED = 'dataset:kafka%3A//<h1>%3A19092:orders.enriched';
+      assert.deepEqual(c.trace.hops.map((h: any) => [h.distance, h.fromId, h.toId, h.jobId, h.granularity, h.precisionLost]), [
+        [1, F(BY_COUNTRY, 'region'), F(SUMMARY_FILE, 'revenue'), SPARK, 'FIELD', false],
+        [1, F(BY_COUNTRY, 'revenue'), F(SUMMARY_FILE, 'revenue'), SPARK, 'FIELD', false],
+        // Flink reports no column lineage: precision is lost at the SQL job, as the steward is told.
+        [2, ENRICHED, F(BY_COUNTRY, 'region'), 'job:flink-streaming:orders-by-country', 'DATASET', true],
+        [2, ENRICHED, F(BY_COUNTRY, 'revenue'), 'job:flink-streaming:orders-by-country', 'DATASET', true],
+        [3, TOPIC_DEBEZIUM, ENRICHED, 'job:flink-streaming:enrich-orders', 'DATASET', false],
+        [4, PG, TOPIC_DEBEZIUM, 'job:debezium:pg.0', 'DATASET', false],
+      ]);
+      assert.deepEqual(c.trace.firstPrecisionLoss, { distance: 2, toId: F(BY_COUNTRY, 'region'), jobId: 'job:flink-streaming:orders-by-country' });
+      assert.deepEqual(c.trace.stops.map((st: any) => [st.datasetId, st.reason, st.explanation]), [
+        [PG, 'ORIGIN', 'Lineage starts at shop.shop.orders (postgres://<h1>:15432): it is read by job:debezium:pg.0 and written by no job Tributary knows: a source system, or a producer that sends no OpenLineage.'],
+      ]);
+      assert.deepEqual(c.lineageBreaks.probableMatches, []);
+      assert.deepEqual(c.lineageBreaks.sources.map((x: any) => x.id), [PG]);
+      const reached = c.pgImpact.items.map((i: any) => i.id);
+      assert.ok(reached.includes(`dataset:${SUMMARY_FILE}`), reached.join('\n'));
+      assert.ok(reached.includes('dataset:file:<wd>/spark/warehouse/regions_below_target'));
+      assert.deepEqual(c.pgImpact.totals, { items: 20, datasets: 13, jobs: 7 });
+      assert.equal(c.pgImpact.truncated, false);
+    } finally {
+      await ruled.close();
+    }
+  });
+});
