@@ -84,23 +84,6 @@ function compareTopics(read: Candidate, written: Candidate): Evidence | null {
   if (read.name !== written.name) return null;
   const rb = brokersOf(read.namespace);
   const wb = brokersOf(written.namespace);
-  // One broker in the bootstrap lists producers sent for both names: one cluster, whatever its hosts.
-  const allBrokers = (c: Candidate) => new Set([c.namespace, ...(c.rawNamespaces ?? [])].filter(isKafka).flatMap((ns) => brokersOf(ns).map(bare)));
-  const writtenBrokers = allBrokers(written);
-  const shared = [...allBrokers(read)].filter((b) => writtenBrokers.has(b)).sort();
-  if (shared.length > 0) {
-    const listed = (c: Candidate) => (c.rawNamespaces ?? []).filter((ns) => isKafka(ns) && brokersOf(ns).length > 1);
-    const lists = [...listed(read), ...listed(written)];
-    const evidence = [
-      `the same Kafka topic ${read.name} under ${read.namespace} (read) and ${written.namespace} (written)`,
-      `broker ${shared.join(', ')} is in the bootstrap servers producers sent for both${lists.length ? ` (${lists.join('; ')})` : ''}: one cluster`,
-    ];
-    const fields = fieldEvidence(read, written);
-    if (fields.text) evidence.push(fields.text);
-    const brokers = [...new Set([...writtenBrokers, ...allBrokers(read)])].sort();
-    const cluster = { name: ruleName(read.name), namespace: written.namespace, brokers };
-    return { key: read.name, strength: fields.disagree ? MatchStrength.WEAK : MatchStrength.STRONG, evidence, ruleKind: IdentityRuleKind.KAFKA_CLUSTER, rule: JSON.stringify({ kafkaClusters: [cluster] }) };
-  }
   const pairs = rb.flatMap((r) => wb.map((w) => [hostOf(r), hostOf(w)] as const));
   const domain = pairs.map(([r, w]) => (domainOf(r) !== '' && domainOf(r) === domainOf(w) ? domainOf(r) : '')).find(Boolean);
   // Prod and staging clusters share host patterns (kafka-1.prod, kafka-1.staging) and topic names:
@@ -109,10 +92,18 @@ function compareTopics(read: Candidate, written: Candidate): Evidence | null {
   const stem = pairs
     .map(([r, w]) => (stemOf(r).length >= 3 && stemOf(r) === stemOf(w) && !(domainOf(r) && domainOf(w) && domainOf(r) !== domainOf(w)) ? stemOf(r) : ''))
     .find(Boolean);
+  // One broker in the bootstrap lists producers sent for both names: one cluster, whatever its hosts.
+  const allBrokers = (c: Candidate) => new Set([c.namespace, ...(c.rawNamespaces ?? [])].filter(isKafka).flatMap((ns) => brokersOf(ns).map(bare)));
+  const writtenBrokers = allBrokers(written);
+  const shared = [...allBrokers(read)].filter((b) => writtenBrokers.has(b)).sort();
   const evidence = [`the same Kafka topic ${read.name} on other brokers: ${rb.join(',')} (read) and ${wb.join(',')} (written)`];
+  if (shared.length > 0) {
+    const lists = [read, written].flatMap((c) => (c.rawNamespaces ?? []).filter((ns) => isKafka(ns) && brokersOf(ns).length > 1));
+    evidence.push(`broker ${shared.join(', ')} is in the bootstrap servers producers sent for both${lists.length ? ` (${[...new Set(lists)].join('; ')})` : ''}: one cluster`);
+  }
   if (domain) evidence.push(`the brokers are in one domain, ${domain}`);
   if (stem) evidence.push(`the brokers follow one naming pattern, ${stem}*`);
-  if (!domain && !stem) {
+  if (!domain && !stem && shared.length === 0) {
     evidence.push(
       otherDomains
         ? `the brokers are in different domains, ${domainOf(otherDomains[0])} and ${domainOf(otherDomains[1])}: two clusters may use one topic name`
@@ -121,8 +112,9 @@ function compareTopics(read: Candidate, written: Candidate): Evidence | null {
   }
   const fields = fieldEvidence(read, written);
   if (fields.text) evidence.push(fields.text);
-  const strength = fields.disagree ? MatchStrength.WEAK : domain || stem ? MatchStrength.STRONG : MatchStrength.MEDIUM;
-  const cluster = { name: ruleName(stem || domain || read.name), namespace: written.namespace, brokers: [...new Set([...wb, ...rb])] };
+  const strength = fields.disagree ? MatchStrength.WEAK : shared.length > 0 || domain || stem ? MatchStrength.STRONG : MatchStrength.MEDIUM;
+  const brokers = shared.length > 0 ? [...new Set([...wb, ...rb, ...writtenBrokers, ...allBrokers(read)])].sort() : [...new Set([...wb, ...rb])];
+  const cluster = { name: ruleName(stem || domain || read.name), namespace: written.namespace, brokers };
   return { key: read.name, strength, evidence, ruleKind: IdentityRuleKind.KAFKA_CLUSTER, rule: JSON.stringify({ kafkaClusters: [cluster] }) };
 }
 

@@ -10,7 +10,7 @@ import { parentIdOf, type StepRow, type Traversal } from './traversal';
  * Where a walk stops, and why, in words a steward reads: the datasets of a trace (or of its fields)
  * from which lineage does not go on, though the walk's bounds would have let it. For each, the
  * reason (StopReason) and candidates with evidence: another name of the dataset that lineage goes
- * on from (compared as lineageBreaks compares, with the identity rule that joins them), or a job
+ * on from (compared as lineageBreaks compares, STRONG or MEDIUM, with the identity rule that joins them), or a job
  * that reads and reports no output and whose SQL or name points at the dataset. Read in the walk's
  * transaction; at most MAX_STOPS stops are explained (the nearest first), `truncated` says so.
  */
@@ -154,7 +154,8 @@ function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: Fl
     const them: Candidate = { id: h.id, namespace: h.namespace, name: h.name, fields: h.fields, rawNamespaces: rawNamespaces(h.rawNames) };
     // Upstream the stop is read and never written: it is the `read` side; downstream the other way.
     const e = upstream ? compare(me, them) : compare(them, me);
-    if (!e) continue;
+    // Only the last segment in common (or schemas that disagree): a guess, not an explanation.
+    if (!e || e.strength === MatchStrength.WEAK) continue;
     const jobs = upstream ? h.writers : h.readers;
     others.push({
       id: h.id,

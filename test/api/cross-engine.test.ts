@@ -223,6 +223,8 @@ describe('cross-engine lineage: connector → Kafka → Flink → Iceberg → Sp
     );
     assert.deepEqual(b.probableMatches[0].evidence, [
       'the same Kafka topic shop.public.orders on other brokers: kafka-b.<t>.internal:9092 (read) and kafka-a.<t>.internal:9092 (written)',
+      // The Flink job's bootstrap list names both brokers.
+      'broker kafka-b.<t>.internal:9092 is in the bootstrap servers producers sent for both (<kafka-b>,kafka-a.<t>.internal:9092): one cluster',
       'the brokers are in one domain, <t>.internal',
       'the brokers follow one naming pattern, kafka*',
       'schema fields match: 5 of the 5 fields read are among the 5 written',

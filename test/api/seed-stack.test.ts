@@ -137,6 +137,7 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
       [`dataset:${BY_COUNTRY}`, FLINK_TABLE, 'STRONG', 'DATASET_ALIAS'],
       [TOPIC_FLINK, TOPIC_DEBEZIUM, 'STRONG', 'KAFKA_CLUSTER'],
     ]);
+    assert.equal(b.probableMatches[1].evidence[0], 'the same Kafka topic pg.shop.orders on other brokers: <h2>:19093 (read) and <h1>:19092 (written)');
     assert.equal(b.probableMatches[1].evidence[1], 'broker <h2>:19093 is in the bootstrap servers producers sent for both (kafka://<h1>:19092,<h2>:19093): one cluster');
     assert.deepEqual(JSON.parse(b.probableMatches[1].rule), { kafkaClusters: [{ name: 'pg.shop.orders', namespace: 'kafka://<h1>:19092', brokers: ['<h1>:19092', '<h2>:19093'] }] });
   });
