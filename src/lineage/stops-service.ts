@@ -170,7 +170,10 @@ function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: Fl
   const candidates = [...others, ...writers].sort((a, b) => RANK[a.strength] - RANK[b.strength] || cmp(a.id, b.id)).slice(0, CANDIDATES_PER_STOP);
   const title = `${c.name} (${c.namespace || 'empty namespace'})`;
   const best = candidates[0];
-  if (best?.kind === EntityKind.DATASET) {
+  // A STRONG other name explains the stop; MEDIUM ones (the same schema.table, nothing else to
+  // compare) are listed, the reason staying ORIGIN or END.
+  const maybe = candidates.length > 0 ? ` Names that may be the same dataset (${candidates[0]!.strength.toLowerCase()} evidence) are listed as candidates.` : '';
+  if (best?.kind === EntityKind.DATASET && best.strength === MatchStrength.STRONG) {
     const [ns, name] = [hits.find((h) => h.id === best.id)!.namespace, hits.find((h) => h.id === best.id)!.name];
     return {
       reason: StopReason.OTHER_NAME,
@@ -180,10 +183,11 @@ function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: Fl
       candidates,
     };
   }
-  if (best) {
+  const writer = candidates.find((x) => x.kind === EntityKind.JOB);
+  if (writer) {
     return {
       reason: StopReason.UNREPORTED_WRITER,
-      explanation: `Lineage stops at ${title}: no job reports writing it. ${best.id} reads and reports no output, and ${best.evidence[0]}: its producer does not report this output.`,
+      explanation: `Lineage stops at ${title}: no job reports writing it. ${writer.id} reads and reports no output, and ${writer.evidence[0]}: its producer does not report this output.`,
       candidates,
     };
   }
@@ -192,14 +196,14 @@ function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: Fl
     const past = c.pastWriters > 0 ? ` (${c.pastWriters} job(s) wrote it before; none does now)` : '';
     return {
       reason: StopReason.ORIGIN,
-      explanation: `Lineage starts at ${title}: it is${readBy} written by no job Tributary knows${past}: a source system, or a producer that sends no OpenLineage.`,
-      candidates: [],
+      explanation: `Lineage starts at ${title}: it is${readBy} written by no job Tributary knows${past}: a source system, or a producer that sends no OpenLineage.${maybe}`,
+      candidates,
     };
   }
   const kafka = c.namespace.startsWith('kafka://')
     ? ' Kafka Connect sink connectors are such readers: no OpenLineage producer reports them.'
     : '';
-  return { reason: StopReason.END, explanation: `Lineage ends at ${title}: nothing Tributary knows reads it, or its readers send no OpenLineage.${kafka}`, candidates: [] };
+  return { reason: StopReason.END, explanation: `Lineage ends at ${title}: nothing Tributary knows reads it, or its readers send no OpenLineage.${kafka}${maybe}`, candidates };
 }
 
 /**

@@ -161,7 +161,7 @@ export enum StopReason {
   ORIGIN = 'ORIGIN',
   /** Downstream: nothing Tributary knows reads it: where lineage ends (or a reader without OpenLineage, such as a Kafka Connect sink). */
   END = 'END',
-  /** The dataset is probably another name of one that lineage continues from (a lineageBreaks match); an identity rule would join them. */
+  /** The dataset is probably (STRONG evidence) another name of one that lineage continues from (a lineageBreaks match); an identity rule would join them. */
   OTHER_NAME = 'OTHER_NAME',
   /** A job that reads and reports no output probably writes it (its SQL or its name says so): its producer does not report that output. */
   UNREPORTED_WRITER = 'UNREPORTED_WRITER',

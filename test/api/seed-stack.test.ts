@@ -210,9 +210,12 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
         [4, PG, TOPIC_DEBEZIUM, 'job:debezium:pg.0', 'DATASET', false],
       ]);
       assert.deepEqual(c.trace.firstPrecisionLoss, { distance: 2, toId: F(BY_COUNTRY, 'region'), jobId: 'job:flink-streaming:orders-by-country' });
-      assert.deepEqual(c.trace.stops.map((st: any) => [st.datasetId, st.reason, st.explanation]), [
-        [PG, 'ORIGIN', 'Lineage starts at shop.shop.orders (postgres://<h1>:15432): it is read by job:debezium:pg.0 and written by no job Tributary knows: a source system, or a producer that sends no OpenLineage.'],
-      ]);
+      assert.deepEqual(c.trace.stops.map((st: any) => [st.datasetId, st.reason, st.candidates]), [[PG, 'ORIGIN', []]]);
+      // (Other files' datasets in the shared database may add "Names that may be the same dataset ...".)
+      assert.ok(
+        c.trace.stops[0].explanation.startsWith('Lineage starts at shop.shop.orders (postgres://<h1>:15432): it is read by job:debezium:pg.0 and written by no job Tributary knows: a source system, or a producer that sends no OpenLineage.'),
+        c.trace.stops[0].explanation,
+      );
       assert.deepEqual(c.lineageBreaks.probableMatches, []);
       assert.deepEqual(c.lineageBreaks.sources.map((x: any) => x.id), [PG]);
       const reached = c.pgImpact.items.map((i: any) => i.id);

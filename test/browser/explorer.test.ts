@@ -72,15 +72,21 @@ describe('the explorer in a browser', () => {
     for (let i = 0; i < offered - 1; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/search\?q=daily_reve/);
-    const ours = page.locator('.hits li').filter({ hasText: scenario.ns.hive }).filter({ hasText: 'db.daily_revenue' }).getByRole('link');
-    await ours.focus();
+    // One hit stands for the dataset's two names (the S3 path and the catalog table), the other shown beside it.
+    const ours = page.locator('.hits li').filter({ hasText: scenario.ns.hive }).filter({ hasText: 'db.daily_revenue' });
+    await ours.first().waitFor();
+    assert.equal(await ours.count(), 1, 'one hit for the path and the catalog name');
+    assert.match(await ours.getByTestId('also-named').innerText(), /also (db\.daily_revenue|warehouse\/db\/daily_revenue)/);
+    await ours.getByRole('link').focus();
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/lineage\?/);
-    assert.equal(new URL(page.url()).searchParams.get('node'), datasetId(scenario.ns.hive, 'db.daily_revenue'));
+    const names = [datasetId(scenario.ns.hive, 'db.daily_revenue'), datasetId(scenario.ns.s3, 'warehouse/db/daily_revenue')];
+    const opened = new URL(page.url()).searchParams.get('node')!;
+    assert.ok(names.includes(opened), opened);
     await canvasReady();
     const seen = await labels();
+    // The canvas draws the path and the catalog name as one node, named by the catalog name, the path beside it.
     for (const name of ['db.daily_revenue', 'model.shop.revenue_report', 'analytics.revenue_report']) assert.ok(seen.includes(name), `${name} drawn: ${seen.join(', ')}`);
-    // The S3 path and the catalog name are one node, with the other name shown.
     assert.ok((await page.locator('.entity-root .entity-alias').allInnerTexts()).some((a) => a.includes('warehouse/db/daily_revenue')));
     await shot('lineage');
   });
@@ -131,7 +137,9 @@ describe('the explorer in a browser', () => {
 
   it('a trace marks the first precision loss on the canvas and in the list, as the API reports it', async () => {
     const start = fieldId(scenario.ns.hive, 'analytics.revenue_report', 'total');
-    const api = await svc.graphql(`query($id: ID!) { trace(nodeId: $id) { hops { fromId } firstPrecisionLoss { jobId distance } } }`, { id: start });
+    // The explorer shows DIRECT dependencies first; INDIRECT ones on request.
+    const api = await svc.graphql(`query($id: ID!) { trace(nodeId: $id, dependencies: DIRECT) { hops { fromId } firstPrecisionLoss { jobId distance } stops { datasetId reason } } }`, { id: start });
+    const all = await svc.graphql(`query($id: ID!) { trace(nodeId: $id) { hops { fromId } } }`, { id: start });
     const loss = api.data.trace.firstPrecisionLoss;
     assert.equal(loss.jobId, jobId(scenario.ns.flink, 'insert-into_iceberg.db.orders_enriched'));
     await page.goto(`${svc.baseUrl}/trace?node=${encodeURIComponent(start)}`);
@@ -142,7 +150,16 @@ describe('the explorer in a browser', () => {
     assert.equal(await page.locator('.react-flow__node .badge-loss').count(), 1, 'one node marked where precision is lost');
     assert.equal(await page.locator('.hops .hop-loss').count(), 1);
     assert.match(await page.locator('.hops .hop-loss').innerText(), /first precision loss/);
+    // Where lineage stops: the source table, in words, marked on the canvas.
+    // (Other scenarios in the shared database may offer other names for the source table: the reason is the API's.)
+    assert.equal(api.data.trace.stops.length, 1);
+    assert.equal(api.data.trace.stops[0].datasetId, datasetId(scenario.ns.postgres, 'shop.public.orders'));
+    assert.match(await page.getByTestId('stops').innerText(), /shop\.public\.orders/);
+    assert.equal(await page.locator('.react-flow__node .badge-stop').count(), 1);
     await shot('trace');
+    await page.getByLabel('Indirect dependencies too').check();
+    await page.getByTestId('hop-count').filter({ hasText: `${all.data.trace.hops.length} hops` }).waitFor();
+    assert.ok(all.data.trace.hops.length > api.data.trace.hops.length, 'INDIRECT dependencies add hops');
   });
 
   it('blast radius: totals, groups by distance and the last run state, as the API counts them', async () => {

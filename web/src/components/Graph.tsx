@@ -28,7 +28,7 @@ export interface GraphNode {
   rank?: number;
   /** A short note on the node (e.g. "precision lost here", "more beyond"). */
   badge?: string;
-  badgeTone?: 'loss' | 'info';
+  badgeTone?: 'loss' | 'info' | 'stop';
 }
 
 export type EdgeTone = 'column' | 'dataset' | 'plain' | 'field' | 'indirect' | 'loss';

@@ -15,7 +15,22 @@ interface Hop {
   types: string[] | null;
   subtypes: string[] | null;
 }
+interface StopCandidate {
+  id: string;
+  kind: string;
+  strength: string;
+  evidence: string[];
+  rule: string | null;
+}
+interface Stop {
+  datasetId: string;
+  distance: number;
+  reason: string;
+  explanation: string;
+  candidates: StopCandidate[];
+}
 interface TraceAnswer {
+  stops: Stop[];
   truncated: boolean;
   truncatedBy: string[];
   start: { id: string; name: string; namespace: string; kind: string };
@@ -24,9 +39,10 @@ interface TraceAnswer {
   firstPrecisionLoss: Hop | null;
 }
 
-const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf: String) {
-  trace(nodeId: $id, direction: $dir, depth: $depth, asOf: $asOf) {
+const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf: String, $deps: Dependencies!) {
+  trace(nodeId: $id, direction: $dir, depth: $depth, asOf: $asOf, dependencies: $deps) {
     truncated truncatedBy start { id name namespace kind }
+    stops { datasetId distance reason explanation candidates { id kind strength evidence rule } }
     nodes { id kind name namespace distance datasetId }
     hops { distance fromId toId granularity precisionLost jobId types subtypes }
     firstPrecisionLoss { distance fromId toId granularity precisionLost jobId types subtypes }
@@ -36,14 +52,19 @@ const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf
 const sameHop = (a: Hop, b: Hop | null) => !!b && a.fromId === b.fromId && a.toId === b.toId && a.jobId === b.jobId;
 const datasetOf = (id: string) => (kindOfId(id) === 'FIELD' ? datasetOfField(id) : id);
 
-/** Trace a value: /trace?node=<field id>&dir=UPSTREAM|DOWNSTREAM&depth=N&asOf=<iso> */
+/**
+ * Trace a value: /trace?node=<field id>&dir=UPSTREAM|DOWNSTREAM&depth=N&asOf=<iso>&deps=all. DIRECT
+ * column dependencies first (where the value comes from); deps=all adds the INDIRECT ones (filters,
+ * joins, group-by keys), which fan out to every field of an output.
+ */
 export function TraceView({ loc }: { loc: Location }) {
   const p = loc.params;
   const node = p.get('node') ?? '';
   const dir = p.get('dir') === 'DOWNSTREAM' ? 'DOWNSTREAM' : 'UPSTREAM';
   const depth = intParam(p, 'depth', 10, 1, 20);
   const asOf = p.get('asOf');
-  const q = useQuery<{ trace: TraceAnswer }>(node ? TRACE : null, { id: node, dir, depth, asOf });
+  const deps = p.get('deps') === 'all' ? 'ALL' : 'DIRECT';
+  const q = useQuery<{ trace: TraceAnswer }>(node ? TRACE : null, { id: node, dir, depth, asOf, deps });
   const state = { trace: q.data?.trace, error: q.error };
 
   const drawing = useMemo(() => (state.trace ? traceDrawing(state.trace) : null), [state.trace]);
@@ -75,6 +96,9 @@ export function TraceView({ loc }: { loc: Location }) {
             Depth
             <input type="number" min={1} max={20} value={depth} onChange={(e) => set('depth', e.target.value)} />
           </label>
+          <label title="Filters, joins and group-by keys: they shape every field of an output">
+            <input type="checkbox" checked={deps === 'ALL'} onChange={(e) => set('deps', e.target.checked ? 'all' : 'direct')} /> Indirect dependencies too
+          </label>
           <Link to={href('/lineage', { node: datasetOf(node), mode: 'column' })}>Column lineage</Link>
         </form>
       </header>
@@ -95,6 +119,7 @@ export function TraceView({ loc }: { loc: Location }) {
             )}
             {t.truncated ? <span className="warn">Truncated ({t.truncatedBy.join(', ')}): the trace continues beyond.</span> : null}
           </div>
+          <Stops stops={t.stops} />
           <div className="canvas-row">
             <Graph nodes={drawing.nodes} edges={drawing.edges} label={`trace of ${nameOf(node)}`} focus={drawing.focus} />
             <aside className="side" aria-label="hops">
@@ -117,6 +142,49 @@ export function TraceView({ loc }: { loc: Location }) {
           </div>
         </>
       ) : null}
+    </section>
+  );
+}
+
+const REASON: Record<string, string> = {
+  ORIGIN: 'where the data enters',
+  END: 'where lineage ends',
+  OTHER_NAME: 'another name',
+  UNREPORTED_WRITER: 'an unreported writer',
+};
+
+/** Where lineage stops within the trace, why, and what would join it again (the rule to copy). */
+function Stops({ stops }: { stops: Stop[] }) {
+  if (stops.length === 0) return null;
+  return (
+    <section className="stops" aria-label="where lineage stops" data-testid="stops">
+      <h2>Where lineage stops</h2>
+      <ul>
+        {stops.map((s) => (
+          <li key={s.datasetId} className={`stop stop-${s.reason.toLowerCase()}`}>
+            <span className="stop-reason">{REASON[s.reason] ?? s.reason}</span> <NodeLink id={s.datasetId} /> <span className="muted">hop {s.distance}</span>
+            <p className="stop-text">{s.explanation}</p>
+            {s.candidates.map((c) => (
+              <details key={c.id}>
+                <summary>
+                  {c.strength.toLowerCase()}: <NodeLink id={c.id} />
+                </summary>
+                <ul className="evidence">
+                  {c.evidence.map((e) => (
+                    <li key={e}>{e}</li>
+                  ))}
+                </ul>
+                {c.rule ? (
+                  <>
+                    <p className="muted">Identity rule (TRIBUTARY_IDENTITY_RULES) that joins the names:</p>
+                    <pre className="rule">{JSON.stringify(JSON.parse(c.rule), null, 2)}</pre>
+                  </>
+                ) : null}
+              </details>
+            ))}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
@@ -168,6 +236,13 @@ function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[];
       label: lossHere ? `precision lost: ${nameOf(h.jobId)}` : `dataset level: ${nameOf(h.jobId)}`,
       title: `${nameOf(from)} → ${nameOf(to)} by ${nameOf(h.jobId)}, which reports no column lineage`,
     });
+  }
+  for (const st of t.stops) {
+    const n = datasets.get(st.datasetId);
+    if (n && !n.badge) {
+      n.badge = `lineage stops: ${REASON[st.reason] ?? st.reason}`;
+      n.badgeTone = 'stop';
+    }
   }
   for (const n of datasets.values()) n.fields!.sort((a, b) => (a.name < b.name ? -1 : 1));
   // The first view shows the start and the hop where precision is lost (or the first hops).
