@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '../../src/graph/embedded/neo4j';
 import { javaExecutable, mavenClasspath } from '../../src/graph/embedded/provision';
+import { prepareKraft } from '../../tools/kafka/kraft';
 import { repoRoot } from './corpus';
 
 /**
@@ -20,35 +20,8 @@ export interface KafkaBroker {
 export async function startKafka(home: string, searchPath: string, javaHome?: string): Promise<KafkaBroker> {
   const classpath = await mavenClasspath(path.join(repoRoot, 'tools', 'kafka'), searchPath, 'Apache Kafka 3.9', (m) => process.stdout.write(`${m}\n`));
   const java = javaExecutable({ searchPath, javaHome });
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.mkdirSync(home, { recursive: true });
   const [port, controller] = [await freePort(), await freePort()];
-  const props = path.join(home, 'server.properties');
-  fs.writeFileSync(
-    props,
-    [
-      'process.roles=broker,controller',
-      'node.id=1',
-      `controller.quorum.voters=1@127.0.0.1:${controller}`,
-      `listeners=PLAINTEXT://127.0.0.1:${port},CONTROLLER://127.0.0.1:${controller}`,
-      `advertised.listeners=PLAINTEXT://127.0.0.1:${port}`,
-      'controller.listener.names=CONTROLLER',
-      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
-      `log.dirs=${path.join(home, 'data')}`,
-      'num.partitions=4',
-      'offsets.topic.replication.factor=1',
-      'offsets.topic.num.partitions=4',
-      'transaction.state.log.replication.factor=1',
-      'transaction.state.log.min.isr=1',
-      'group.initial.rebalance.delay.ms=0',
-      'auto.create.topics.enable=true',
-    ].join('\n') + '\n',
-  );
-  const jvm = ['-Xms256m', '-Xmx512m', '-Dlog4j.configuration=file:/dev/null', '-cp', classpath];
-  const format = spawnSync(java, [...jvm, 'kafka.tools.StorageTool', 'format', '-t', randomUUID().replace(/-/g, '').slice(0, 22), '-c', props], {
-    encoding: 'utf8',
-  });
-  if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr}`);
+  const { props, jvm } = prepareKraft(home, classpath, java, { listeners: [`PLAINTEXT://127.0.0.1:${port}`], controllerPort: controller, numPartitions: 4 });
   const log = fs.openSync(path.join(home, 'kafka.log'), 'a');
   const child: ChildProcess = spawn(java, [...jvm, 'kafka.Kafka', props], { stdio: ['ignore', log, log] });
   fs.closeSync(log);

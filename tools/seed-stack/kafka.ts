@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { javaExecutable, mavenClasspath } from '../../src/graph/embedded/provision';
+import { prepareKraft } from '../kafka/kraft';
 import { bootstrap, ports, repoRoot, workDir, type Log } from './contract';
 import { accepts, requireFree, spawnLogged, waitUntil, type Child } from './proc';
 
@@ -25,33 +23,11 @@ export async function startSeedKafka(log: Log): Promise<SeedKafka> {
   await requireFree(ports.kafkaController, 'Kafka controller', 'SEED_KAFKA_CONTROLLER_PORT');
   const classpath = await mavenClasspath(path.join(repoRoot, 'tools', 'kafka'), process.env.PATH ?? '', 'Apache Kafka 3.9', log);
   const java = javaExecutable({ searchPath: process.env.PATH ?? '', javaHome: process.env.JAVA_HOME });
-  fs.rmSync(home, { recursive: true, force: true });
-  fs.mkdirSync(home, { recursive: true });
-  const props = path.join(home, 'server.properties');
-  fs.writeFileSync(
-    props,
-    [
-      'process.roles=broker,controller',
-      'node.id=1',
-      `controller.quorum.voters=1@127.0.0.1:${ports.kafkaController}`,
-      `listeners=PLAINTEXT://127.0.0.1:${ports.kafka},LOCALHOST://localhost:${ports.kafkaAlt},CONTROLLER://127.0.0.1:${ports.kafkaController}`,
-      `advertised.listeners=PLAINTEXT://127.0.0.1:${ports.kafka},LOCALHOST://localhost:${ports.kafkaAlt}`,
-      'inter.broker.listener.name=PLAINTEXT',
-      'controller.listener.names=CONTROLLER',
-      'listener.security.protocol.map=PLAINTEXT:PLAINTEXT,LOCALHOST:PLAINTEXT,CONTROLLER:PLAINTEXT',
-      `log.dirs=${path.join(home, 'data')}`,
-      'num.partitions=1',
-      'offsets.topic.replication.factor=1',
-      'offsets.topic.num.partitions=4',
-      'transaction.state.log.replication.factor=1',
-      'transaction.state.log.min.isr=1',
-      'group.initial.rebalance.delay.ms=0',
-      'auto.create.topics.enable=true',
-    ].join('\n') + '\n',
-  );
-  const jvm = ['-Xms256m', '-Xmx512m', '-Dlog4j.configuration=file:/dev/null', '-cp', classpath];
-  const format = spawnSync(java, [...jvm, 'kafka.tools.StorageTool', 'format', '-t', randomUUID().replace(/-/g, '').slice(0, 22), '-c', props], { encoding: 'utf8' });
-  if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr}`);
+  const { props, jvm } = prepareKraft(home, classpath, java, {
+    listeners: [`PLAINTEXT://127.0.0.1:${ports.kafka}`, `LOCALHOST://localhost:${ports.kafkaAlt}`],
+    controllerPort: ports.kafkaController,
+    numPartitions: 1,
+  });
   const child: Child = spawnLogged(java, [...jvm, 'kafka.Kafka', props], { logFile: path.join(home, 'kafka.log') });
   try {
     await waitUntil(`Kafka on ${bootstrap.connect} (log: ${child.logFile})`, async () => {
