@@ -208,7 +208,7 @@ function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: Fl
 
 /**
  * Jobs that read and report no output whose SQL names the dataset (its whole name, or its last two
- * segments: STRONG) or whose name holds the words of its last segment (MEDIUM).
+ * segments: STRONG) or whose name holds the words (two or more) of its last segment (MEDIUM).
  */
 function silentWriters(c: Context, silent: SilentJob[]): StopCandidate[] {
   const names = [c, ...c.aliases];
@@ -217,13 +217,15 @@ function silentWriters(c: Context, silent: SilentJob[]): StopCandidate[] {
     return [n.name.toLowerCase(), s.length > 1 ? `${s.at(-2)}.${s.at(-1)}` : ''].filter((k) => k.length > 2);
   });
   const last = segments(c.name).at(-1) ?? '';
+  // A name match needs two words at least (`orders_by_country`): one common word (`orders`) names too many jobs.
   const lastTokens = last.split(/[^a-z0-9]+/).filter(Boolean);
+  const byNameAtAll = lastTokens.length >= 2;
   const out: StopCandidate[] = [];
   for (const j of silent) {
     const sql = (j.sql ?? '').toLowerCase().replace(/[`"[\]]/g, '');
     const inSql = keys.find((k) => sql.includes(k));
     const jobTokens = new Set(j.name.toLowerCase().split(/[^a-z0-9]+/));
-    const byName = lastTokens.length > 0 && lastTokens.every((t) => jobTokens.has(t));
+    const byName = byNameAtAll && lastTokens.every((t) => jobTokens.has(t));
     if (!inSql && !byName) continue;
     const engine = j.integration ?? j.engine ?? 'its engine';
     out.push({

@@ -18,9 +18,11 @@ before(async () => {
   ns = uniquePrefix('stops');
   const sql = (query: string) => ({ sql: { _producer: 'test', _schemaURL: 'test', query } });
   const events = [
-    runEvent(ns, { job: 'report', inputs: ['lake.sales'], outputs: ['out'] }),
-    runEvent(ns, { job: 'loader', inputs: ['src'], jobFacets: sql('INSERT INTO `lake`.`sales` SELECT * FROM src') }),
-    runEvent(ns, { job: 'sales-writer', inputs: ['other'] }),
+    runEvent(ns, { job: 'report', inputs: ['lake.daily_sales'], outputs: ['out'] }),
+    runEvent(ns, { job: 'loader', inputs: ['src'], jobFacets: sql('INSERT INTO `lake`.`daily_sales` SELECT * FROM src') }),
+    runEvent(ns, { job: 'daily-sales-writer', inputs: ['other'] }),
+    // One common word is no evidence: this job is not a candidate.
+    runEvent(ns, { job: 'sales', inputs: ['other2'] }),
     runEvent(ns, { job: 'step1', inputs: ['x'], outputs: ['y'] }),
     runEvent(ns, { job: 'step2', inputs: ['y'], outputs: ['z'] }),
   ];
@@ -42,18 +44,18 @@ describe('where a trace stops, and why', () => {
     const t = await stops(datasetId(ns, 'out'), 'UPSTREAM');
     assert.equal(t.stops.length, 1);
     const [s] = t.stops;
-    assert.equal(s.datasetId, datasetId(ns, 'lake.sales'));
+    assert.equal(s.datasetId, datasetId(ns, 'lake.daily_sales'));
     assert.equal(s.reason, 'UNREPORTED_WRITER');
     assert.deepEqual(s.candidates.map((c: any) => [c.id, c.kind, c.strength, c.rule]), [
       [jobId(ns, 'loader'), 'JOB', 'STRONG', null],
-      [jobId(ns, 'sales-writer'), 'JOB', 'MEDIUM', null],
+      [jobId(ns, 'daily-sales-writer'), 'JOB', 'MEDIUM', null],
     ]);
-    assert.deepEqual(s.candidates[0].evidence, ['its SQL names lake.sales', `it reads ${datasetId(ns, 'src')} and reports no output (other)`]);
-    assert.match(s.explanation, new RegExp(`^Lineage stops at lake.sales \\(${ns}\\): no job reports writing it\\. ${jobId(ns, 'loader').replace(/[.]/g, '\\.')} reads and reports no output, and its SQL names lake\\.sales: its producer does not report this output\\.$`));
+    assert.deepEqual(s.candidates[0].evidence, ['its SQL names lake.daily_sales', `it reads ${datasetId(ns, 'src')} and reports no output (other)`]);
+    assert.match(s.explanation, new RegExp(`^Lineage stops at lake.daily_sales \\(${ns}\\): no job reports writing it\\. ${jobId(ns, 'loader').replace(/[.]/g, '\\.')} reads and reports no output, and its SQL names lake\\.daily_sales: its producer does not report this output\\.$`));
   });
 
   it('says where lineage ends downstream', async () => {
-    const t = await stops(datasetId(ns, 'lake.sales'), 'DOWNSTREAM');
+    const t = await stops(datasetId(ns, 'lake.daily_sales'), 'DOWNSTREAM');
     assert.deepEqual(t.stops.map((s: any) => [s.datasetId, s.reason]), [[datasetId(ns, 'out'), 'END']]);
     assert.match(t.stops[0].explanation, /^Lineage ends at out .*: nothing Tributary knows reads it/);
   });
