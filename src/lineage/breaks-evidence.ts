@@ -43,6 +43,9 @@ export interface Evidence {
 const FIELD_MATCH = 0.8;
 const FIELD_DISAGREE = 0.5;
 
+/** The namespaces of stored `namespace|name` raw spellings (a dataset node's rawNames). */
+export const rawNamespaces = (rawNames: readonly string[] = []): string[] => rawNames.map((n) => n.slice(0, n.lastIndexOf('|')));
+
 /** A dataset as evidence names it: `namespace name`, or `name (empty namespace)`. */
 export const spelled = (namespace: string, name: string): string => (namespace ? `${namespace} ${name}` : `${name} (empty namespace)`);
 

@@ -1,6 +1,6 @@
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { compare, lastSegment, spelled, type Evidence } from './breaks-evidence';
+import { compare, lastSegment, rawNamespaces, spelled, type Evidence } from './breaks-evidence';
 import { cmp } from './common';
 import { groupBy } from './group';
 import { downstreamOfEach } from './traversal';
@@ -55,9 +55,6 @@ export interface LineageBreaks {
 type Row = (BreakDataset | (Omit<BreakDataset, 'role'> & { role: 'THROUGH' })) & { rawNames?: string[] };
 type Break = BreakDataset & { rawNames?: string[] };
 
-/** The namespaces of stored `namespace|name` raw spellings. */
-const rawNamespaces = (r: { rawNames?: string[] }) => (r.rawNames ?? []).map((n) => n.slice(0, n.lastIndexOf('|')));
-
 /** Matches kept per read dataset (the strongest), so that a common name cannot flood the answer. */
 const MATCHES_PER_SOURCE = 10;
 const RANK: Record<MatchStrength, number> = { [MatchStrength.STRONG]: 0, [MatchStrength.MEDIUM]: 1, [MatchStrength.WEAK]: 2 };
@@ -91,8 +88,8 @@ export class BreaksService {
       const reach = connected.get(s.id)!;
       if (reach.distance.has(w.id) || w.aliases.some((a) => reach.distance.has(a))) continue;
       const e = compare(
-        { ...s, fields: fields.get(s.id) ?? [], rawNamespaces: rawNamespaces(s) },
-        { ...w, fields: fields.get(w.id) ?? [], rawNamespaces: rawNamespaces(w) },
+        { ...s, fields: fields.get(s.id) ?? [], rawNamespaces: rawNamespaces(s.rawNames) },
+        { ...w, fields: fields.get(w.id) ?? [], rawNamespaces: rawNamespaces(w.rawNames) },
       );
       if (!e) continue;
       found.push(match(s, w, e, reach.truncated));

@@ -1,6 +1,6 @@
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { compare, segments, spelled, type Candidate } from './breaks-evidence';
+import { compare, rawNamespaces, segments, spelled, type Candidate } from './breaks-evidence';
 import { luceneQuery } from './catalog-service';
 import { cmp } from './common';
 import { Direction, EdgeType, EntityKind, MatchStrength, StopReason, type FlowDirection, type IdentityRuleKind } from './types';
@@ -87,9 +87,6 @@ interface SilentJob {
   inputs: string[];
 }
 
-/** The namespaces of stored `namespace|name` raw spellings. */
-const rawNamespaces = (rawNames: string[]) => rawNames.map((n) => n.slice(0, n.lastIndexOf('|')));
-
 /** The datasets a walk stops at (items with no further edge, within its bounds), nearest first. */
 export function stopsOf<R extends StepRow>(walk: Traversal<R>): { datasetId: string; itemIds: string[]; distance: number }[] {
   const continued = new Set<string>();
@@ -127,15 +124,23 @@ export async function explainStops<R extends StepRow>(tx: TxRunner, walk: Traver
   const hits = new Map(
     (await tx.run<{ datasetId: string; candidates: NameHit[] }>(Query.NamesLike, { items, limit: NAME_CANDIDATES })).map((r) => [r.datasetId, r.candidates]),
   );
-  const silent = upstream ? await tx.run<SilentJob>(Query.JobsWritingNothing, { limit: SILENT_JOBS + 1 }) : [];
-  let truncated = all.length > found.length || silent.length > SILENT_JOBS;
-  const stops = found.map((f) => {
-    const c = contexts.get(f.datasetId);
-    if (!c) return { ...f, reason: upstream ? StopReason.ORIGIN : StopReason.END, explanation: 'The dataset is no longer in the graph.', candidates: [] };
-    const names = hits.get(f.datasetId) ?? [];
-    if (names.length >= NAME_CANDIDATES) truncated = true;
-    return { ...f, ...explain(c, names, silent.slice(0, SILENT_JOBS), walk.direction) };
-  });
+  let truncated = all.length > found.length;
+  const explainAll = (silent: SilentJob[]) =>
+    found.map((f) => {
+      const c = contexts.get(f.datasetId);
+      if (!c) return { ...f, reason: upstream ? StopReason.ORIGIN : StopReason.END, explanation: 'The dataset is no longer in the graph.', candidates: [] };
+      const names = hits.get(f.datasetId) ?? [];
+      if (names.length >= NAME_CANDIDATES) truncated = true;
+      return { ...f, ...explain(c, names, silent, walk.direction) };
+    });
+  let stops = explainAll([]);
+  // Jobs without outputs (a scan of every job) are read only when a stop upstream is not already
+  // explained by another name.
+  if (upstream && stops.some((st) => st.reason !== StopReason.OTHER_NAME)) {
+    const silent = await tx.run<SilentJob>(Query.JobsWritingNothing, { limit: SILENT_JOBS + 1 });
+    truncated ||= silent.length > SILENT_JOBS;
+    stops = explainAll(silent.slice(0, SILENT_JOBS));
+  }
   return { stops, truncated };
 }
 

@@ -25,6 +25,8 @@ before(async () => {
     runEvent(ns, { job: 'sales', inputs: ['other2'] }),
     runEvent(ns, { job: 'step1', inputs: ['x'], outputs: ['y'] }),
     runEvent(ns, { job: 'step2', inputs: ['y'], outputs: ['z'] }),
+    // Names the search index cannot take: no letter or digit, one word of 900 characters (Lucene takes 200), unicode.
+    runEvent(ns, { job: 'odd', inputs: ['!!!', 'w'.repeat(900), 'données.été'], outputs: ['odd_out'] }),
   ];
   for (const e of events) assert.equal((await svc.postEvent(e)).status, 201);
 });
@@ -65,5 +67,13 @@ describe('where a trace stops, and why', () => {
     assert.equal(t.truncated, true);
     assert.deepEqual(t.stops, []);
     assert.deepEqual((await stops(datasetId(ns, 'z'), 'UPSTREAM', 2)).stops.map((s: any) => [s.datasetId, s.reason]), [[datasetId(ns, 'x'), 'ORIGIN']]);
+  });
+
+  it('explains stops at names the search index cannot take (no word, a huge word, unicode) as origins, never an error', async () => {
+    const t = await stops(datasetId(ns, 'odd_out'), 'UPSTREAM');
+    assert.deepEqual(
+      t.stops.map((s: any) => [s.datasetId, s.reason]),
+      [datasetId(ns, '!!!'), datasetId(ns, 'données.été'), datasetId(ns, 'w'.repeat(900))].sort().map((id) => [id, 'ORIGIN']),
+    );
   });
 });
