@@ -10,6 +10,7 @@ import { startService, type TestService } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { docsOf, isAccepted, manifest, repoRoot } from '../support/corpus';
 import { crossEngine, type CrossEngine } from '../support/cross-engine';
+import { seedDelivery, type SeedDelivery } from '../support/seed-stack';
 
 /**
  * The explorer in a real headless Chromium against a real service and Neo4j loaded with the corpus,
@@ -22,18 +23,20 @@ let svc: TestService;
 let browser: Browser;
 let page: Page;
 let scenario: CrossEngine;
+let seed: SeedDelivery;
 const errors: string[] = [];
 
 before(async () => {
   svc = await startService();
   scenario = crossEngine(`b${randomBytes(3).toString('hex')}`);
+  seed = seedDelivery(`b${randomBytes(3).toString('hex')}`);
   const corpus = manifest()
     .filter((m) => !m.templated)
     .flatMap((m) => docsOf(m.file))
     .filter((d) => isAccepted(d.value))
     .map((d) => d.value);
   const generated = generate({ jobs: 60, runsPerJob: 2, layers: 8, columnLineageShare: 0.6, seed: 7, nameOffset: 30_000_000 + Math.floor(Math.random() * 1e6) }).events;
-  for (const events of [corpus, scenario.events, generated]) {
+  for (const events of [corpus, scenario.events, seed.events, generated]) {
     for (let i = 0; i < events.length; i += 200) {
       const res = await fetch(`${svc.baseUrl}/api/v1/lineage/batch`, {
         method: 'POST',
@@ -57,6 +60,36 @@ after(async () => {
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 const canvasReady = () => page.waitForSelector('[data-laid-out="true"] .react-flow__node');
 const labels = async () => page.locator('.react-flow__node .entity-label').allInnerTexts();
+
+/**
+ * Waits for the canvas to place its edge labels, then asserts that no two drawn labels overlap and
+ * none covers a node (boxes as the browser lays them out); returns the labels' texts.
+ */
+interface Box {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  text: string;
+}
+async function labelsApart(): Promise<{ texts: string[]; left: number }> {
+  const status = page.getByTestId('edge-labels');
+  await page.waitForSelector('[data-testid="edge-labels"][data-placed="true"]', { state: 'attached' });
+  // Placement runs a frame after the last edge reports; let a second frame pass.
+  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+  // Runs in the page (a string: the test build has no DOM types).
+  const boxes = (await page.evaluate(`(() => {
+    const rect = (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, text: e.innerText }; };
+    return { labels: [...document.querySelectorAll('.edge-label')].map(rect), nodes: [...document.querySelectorAll('.react-flow__node')].map(rect) };
+  })()`)) as { labels: Box[]; nodes: Box[] };
+  const hit = (a: Box, b: Box) =>
+    a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
+  boxes.labels.forEach((l, i) => {
+    for (const m of boxes.labels.slice(i + 1)) assert.ok(!hit(l, m), `labels "${l.text}" and "${m.text}" overlap: ${JSON.stringify([l, m])}`);
+    for (const n of boxes.nodes) assert.ok(!hit(l, n), `label "${l.text}" covers a node: ${JSON.stringify([l, n.text.slice(0, 60)])}`);
+  });
+  return { texts: boxes.labels.map((l) => l.text), left: Number(await status.getAttribute('data-left')) };
+}
 
 describe('the explorer in a browser', () => {
   it('a newcomer finds a table by typing part of its name, with the keyboard only, and sees its lineage', async () => {
@@ -117,8 +150,7 @@ describe('the explorer in a browser', () => {
     await canvasReady();
     const fields = await page.locator('.entity-root .entity-fields li').allInnerTexts();
     assert.deepEqual(fields.map((f) => f.trim()).sort(), ['day', 'revenue']);
-    await page.waitForSelector('.react-flow__edge-text');
-    const edgeLabels = await page.locator('.react-flow__edge-text').allTextContents();
+    const edgeLabels = (await labelsApart()).texts;
     assert.ok(edgeLabels.some((t) => /AGGREGATION|GROUP_BY|FILTER/.test(t)), `transformation labels: ${edgeLabels.join(' | ')}`);
     const url = page.url();
     const count = await page.getByTestId('node-count').innerText();
@@ -160,6 +192,31 @@ describe('the explorer in a browser', () => {
     await page.getByLabel('Indirect dependencies too').check();
     await page.getByTestId('hop-count').filter({ hasText: `${all.data.trace.hops.length} hops` }).waitFor();
     assert.ok(all.data.trace.hops.length > api.data.trace.hops.length, 'INDIRECT dependencies add hops');
+  });
+
+  it('draws edge labels that never overlap, on the real Spark capture\'s trace with every INDIRECT dependency, and says how many it left out', async () => {
+    const summary = seed.name('<wd>/warehouse/shop/revenue_summary');
+    const id = fieldId('file', summary, 'revenue');
+    const all = await svc.graphql(`query($id: ID!) { trace(nodeId: $id) { hops { fromId toId types subtypes } } }`, { id });
+    assert.equal(all.errors, undefined, JSON.stringify(all.errors));
+    const indirect = all.data.trace.hops.filter((h: { types: string[] | null }) => h.types?.includes('INDIRECT'));
+    assert.ok(indirect.length >= 1, `INDIRECT hops on the real capture: ${indirect.length}`);
+    await page.goto(`${svc.baseUrl}/trace?node=${encodeURIComponent(id)}&deps=all`);
+    await page.getByTestId('hop-count').filter({ hasText: `${all.data.trace.hops.length} hops` }).waitFor();
+    await canvasReady();
+    const { texts, left } = await labelsApart();
+    // Every hop has an edge; each edge is either labelled in a free place or counted as left out.
+    const edges = await page.locator('.react-flow__edge').count();
+    assert.ok(texts.length >= 2, `labels drawn: ${texts.join(' | ')} (${left} left out)`);
+    assert.ok(texts.length + left <= edges, `${texts.length} drawn + ${left} left out ≤ ${edges} edges`);
+    if (left > 0) assert.match(await page.getByTestId('edge-labels').innerText(), new RegExp(`${left} edge labels? left out`));
+    await shot('trace-indirect-labels');
+    // The summary's column lineage, upstream: Spark's field edges and its INDIRECT dependencies.
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent(datasetId('file', summary))}&mode=column&up=4&down=2`);
+    await canvasReady();
+    const column = await labelsApart();
+    assert.ok(column.texts.length >= 2, `labels drawn: ${column.texts.join(' | ')}`);
+    await shot('column-lineage-labels');
   });
 
   it('blast radius: totals, groups by distance and the last run state, as the API counts them', async () => {

@@ -1,6 +1,7 @@
 import { Background, Controls, Handle, MarkerType, MiniMap, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { LabelContext, LabelledEdge, LabelObstacles, LabelStatus, LabelStore } from './EdgeLabels';
 
 /**
  * The lineage canvas: entities laid out left to right by data flow (elkjs, layered), drawn with
@@ -63,6 +64,9 @@ const heightOf = (n: GraphNode) => HEADER + (n.aliases?.length ? 16 * n.aliases.
 /** Above this many nodes with rank hints, columns by rank instead of elkjs (linear time; elkjs took 0.3–1.2 s for 300–450 nodes, 3.4 s for 3,000, in a headless Chromium here). */
 const ELK_MAX = 150;
 const GAP_X = 110;
+/** Between layers of nodes with fields: room for a field edge's transformation label. */
+const GAP_X_FIELDS = 170;
+const gapX = (nodes: GraphNode[]) => (nodes.some((n) => n.fields) ? GAP_X_FIELDS : GAP_X);
 const GAP_Y = 24;
 
 type Positions = Map<string, { x: number; y: number }>;
@@ -87,6 +91,7 @@ function rankLayout(nodes: GraphNode[], edges: GraphEdge[]): Positions {
   const order = new Map<string, number>();
   const pos: Positions = new Map();
   const ranks = [...columns.keys()].sort((a, b) => a - b);
+  const gap = gapX(nodes);
   ranks.forEach((rank, col) => {
     const score = (n: GraphNode) => {
       const known = (neighbours.get(n.id) ?? []).map((x) => order.get(x)).filter((v): v is number => v !== undefined);
@@ -96,7 +101,7 @@ function rankLayout(nodes: GraphNode[], edges: GraphEdge[]): Positions {
     let y = 0;
     column.forEach(({ n }, i) => {
       order.set(n.id, i);
-      pos.set(n.id, { x: col * (WIDTH + GAP_X), y });
+      pos.set(n.id, { x: col * (WIDTH + gap), y });
       y += heightOf(n) + GAP_Y;
     });
   });
@@ -118,7 +123,7 @@ async function elkLayout(nodes: GraphNode[], edges: GraphEdge[]): Promise<Positi
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'RIGHT',
-      'elk.layered.spacing.nodeNodeBetweenLayers': String(GAP_X),
+      'elk.layered.spacing.nodeNodeBetweenLayers': String(gapX(nodes)),
       'elk.spacing.nodeNode': String(GAP_Y),
       'elk.layered.nodePlacement.strategy': 'BRANDES_KOEPF',
       'elk.layered.crossingMinimization.strategy': 'LAYER_SWEEP',
@@ -168,6 +173,9 @@ const EntityNode = memo(function EntityNode({ data }: NodeProps<Node<{ node: Gra
 });
 
 const nodeTypes = { entity: EntityNode };
+const edgeTypes = { labelled: LabelledEdge };
+/** Edge labels placed first: what the view is about, then the rest (INDIRECT, plain). */
+const LABEL_PRIORITY: Record<EdgeTone, number> = { loss: 0, column: 1, field: 1, dataset: 2, plain: 3, indirect: 4 };
 
 function fitNodes(nodes: GraphNode[], edges: GraphEdge[], focus?: string[]): { id: string }[] {
   if (focus) return focus.map((id) => ({ id }));
@@ -210,6 +218,7 @@ export function Graph({ nodes, edges, onOpen, label, focus }: { nodes: GraphNode
     [onOpen],
   );
   const [laidOut, setLaidOut] = useState(false);
+  const [labels] = useState(() => new LabelStore());
   useEffect(() => {
     let live = true;
     setLaidOut(false);
@@ -232,16 +241,16 @@ export function Graph({ nodes, edges, onOpen, label, focus }: { nodes: GraphNode
             const s = TONE_STYLE[e.tone];
             return {
               id: e.id,
+              type: 'labelled',
               source: e.source,
               target: e.target,
               sourceHandle: e.sourceField ? `out:${e.sourceField}` : null,
               targetHandle: e.targetField ? `in:${e.targetField}` : null,
-              label: e.label,
               ariaLabel: e.title,
               className: `edge-${e.tone}`,
               markerEnd: { type: MarkerType.ArrowClosed, color: s.stroke, width: 16, height: 16 },
               style: { stroke: s.stroke, strokeWidth: s.width, strokeDasharray: s.dash },
-              data: { title: e.title },
+              data: { title: e.title, text: e.label, priority: LABEL_PRIORITY[e.tone] },
             };
           }),
       });
@@ -256,11 +265,13 @@ export function Graph({ nodes, edges, onOpen, label, focus }: { nodes: GraphNode
   if (!flow) return <div className="canvas canvas-empty">Laying out {nodes.length} nodes…</div>;
   return (
     <div className="canvas" role="region" aria-label={label} data-laid-out={laidOut ? 'true' : 'false'}>
+      <LabelContext.Provider value={labels}>
       <ReactFlow
         key={version}
         defaultNodes={flow.nodes}
         defaultEdges={flow.edges}
         nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
         fitView
         fitViewOptions={{ minZoom: 0.6, maxZoom: 1.1, nodes: fitNodes(nodes, edges, focus) }}
         minZoom={0.05}
@@ -273,7 +284,10 @@ export function Graph({ nodes, edges, onOpen, label, focus }: { nodes: GraphNode
         <Background />
         <Controls showInteractive={false} />
         {flow.nodes.length > 30 ? <MiniMap pannable zoomable /> : null}
+        <LabelObstacles />
       </ReactFlow>
+      <LabelStatus />
+      </LabelContext.Provider>
     </div>
   );
 }
