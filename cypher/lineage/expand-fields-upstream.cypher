@@ -7,10 +7,11 @@
 //   in expand-fields-downstream.cypher.
 // Parameters: $fieldIds: the frontier; $asOf: ISO time or null; $limit: maximum rows; $follow: edge kinds
 //   to follow, of 'DERIVES', 'INFLUENCES', 'ALIAS'; $indirect: follow INDIRECT dependencies (boolean)
+//   $metadata: the metadata columns of table formats to leave out, {storageLayer: [names]} (src/lineage/metadata-columns.ts; {} keeps them)
 // Columns: fromId, toId (data-flow direction, so toId is the frontier side; for ALIAS: frontier field →
 //   alias), type ('ALIAS' | 'DERIVES' | 'INFLUENCES'), jobId, types, subtypes, firstSeen, lastSeen, declared,
 //   current, node: the neighbour {id, kind ('FIELD'), namespace, name, datasetId}; ALIAS rows first
-// Warm-up: {"fieldIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["DERIVES", "INFLUENCES", "ALIAS"]], "indirect": [true]}
+// Warm-up: {"fieldIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["DERIVES", "INFLUENCES", "ALIAS"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}
 UNWIND $fieldIds AS id
 MATCH (g0:Field {id: id})
 CALL (g0) {
@@ -38,6 +39,7 @@ WHERE e IS NULL
    OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf)
 WITH ord, fromId, toId, type, e, n ORDER BY ord
 MATCH (nd:Dataset {id: n.datasetId})
+WHERE type = 'ALIAS' OR NOT n.name IN coalesce($metadata[toLower(coalesce(nd.storageLayer, ''))], [])
 RETURN fromId, toId, type, e.jobId AS jobId, e.types AS types, e.subtypes AS subtypes,
        e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, true AS declared, true AS current,
        {id: n.id, kind: 'FIELD', namespace: nd.namespace, name: n.name, datasetId: n.datasetId} AS node

@@ -4,17 +4,19 @@
 //   the field affects a whole output (INFLUENCES: filter, join, group-by keys; types INDIRECT),
 //   every field of that output (FIELD hops); for a reading job with neither, the job's output
 //   datasets (DATASET hops: field precision lost there). With $indirect false, INDIRECT-only
-//   dependencies are left out. From a dataset item: the output datasets of the jobs that read it.
+//   dependencies are left out; output fields that are metadata columns of their table's format
+//   ($metadata) always. From a dataset item: the output datasets of the jobs that read it.
 //   Readers of SYMLINKed names count as readers. Edges: current ones, or as of $asOf.
 // Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $asOf: ISO time or null;
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
 //   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
+//   $metadata: the metadata columns of table formats to leave out, {storageLayer: [names]} (src/lineage/metadata-columns.ts; {} keeps them)
 // Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output), jobId, granularity,
 //   types, subtypes, transformations (JSON or null), reportedId (FIELD hops the job reported under
 //   another name of the item's dataset: the field there; else null), node: the output {id, kind,
 //   namespace, name, datasetId}
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
@@ -28,13 +30,14 @@ CALL () {
     MATCH (:Dataset {id: i})-[:HAS_FIELD]->(rf:Field {name: item.name})-[e:DERIVES {jobId: j.id}]->(dst:Field)
     WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT')))
     MATCH (dd:Dataset {id: dst.datasetId})
+    WHERE NOT dst.name IN coalesce($metadata[toLower(coalesce(dd.storageLayer, ''))], [])
     RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations, CASE WHEN rf.id <> item.fieldId THEN rf.id END AS reportedId,
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node
     UNION ALL
     UNWIND ins AS i
     MATCH (:Dataset {id: i})-[:HAS_FIELD]->(rf:Field {name: item.name})-[e:INFLUENCES {jobId: j.id}]->(dd:Dataset)-[:HAS_FIELD]->(dst:Field)
-    WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf)
+    WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND NOT dst.name IN coalesce($metadata[toLower(coalesce(dd.storageLayer, ''))], [])
     RETURN dst.id AS toId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations, CASE WHEN rf.id <> item.fieldId THEN rf.id END AS reportedId,
            {id: dst.id, kind: 'FIELD', namespace: dd.namespace, name: dst.name, datasetId: dst.datasetId} AS node

@@ -10,12 +10,14 @@
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
 //   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
+//   $metadata: metadata columns of table formats, {storageLayer: [names]} (src/lineage/metadata-columns.ts)
 // Columns: toId (the item), toKind ('FIELD' | 'DATASET'), fromId (the input), jobId, granularity ('FIELD' |
 //   'DATASET'), types, subtypes, transformations (JSON or null), reportedId (FIELD hops the job reported
 //   under another name of the item's dataset: the field there, or that dataset for INFLUENCES; else
 //   null), node: the input
-//   {id, kind, namespace, name, datasetId}
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true]}]
+//   {id, kind, namespace, name, datasetId}, metadataColumn (the input is a metadata column in $metadata:
+//   the engine leaves such rows out unless asked)
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
@@ -29,7 +31,7 @@ CALL () {
     MATCH (:Dataset {id: o})-[:HAS_FIELD]->(rf:Field {name: item.name})<-[e:DERIVES {jobId: j.id}]-(src:Field)
     WHERE 'DERIVES' IN $follow AND ($asOf IS NULL OR e.firstSeen <= $asOf) AND ($indirect OR NOT (size(coalesce(e.types, [])) > 0 AND all(t IN e.types WHERE t = 'INDIRECT')))
     MATCH (sd:Dataset {id: src.datasetId})
-    RETURN src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
+    RETURN src.name IN coalesce($metadata[toLower(coalesce(sd.storageLayer, ''))], []) AS metadataColumn, src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations, CASE WHEN rf.id <> item.fieldId THEN rf.id END AS reportedId,
            {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
     UNION ALL
@@ -37,7 +39,7 @@ CALL () {
     MATCH (src:Field)-[e:INFLUENCES {jobId: j.id}]->(:Dataset {id: o})
     WHERE 'INFLUENCES' IN $follow AND $indirect AND ($asOf IS NULL OR e.firstSeen <= $asOf)
     MATCH (sd:Dataset {id: src.datasetId})
-    RETURN src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
+    RETURN src.name IN coalesce($metadata[toLower(coalesce(sd.storageLayer, ''))], []) AS metadataColumn, src.id AS fromId, 'FIELD' AS granularity, e.types AS types, e.subtypes AS subtypes,
            e.transformations AS transformations, CASE WHEN o <> item.datasetId THEN o END AS reportedId,
            {id: src.id, kind: 'FIELD', namespace: sd.namespace, name: src.name, datasetId: src.datasetId} AS node
     UNION ALL
@@ -55,11 +57,11 @@ CALL () {
     WITH j, columnLevel WHERE NOT columnLevel
     MATCH (src:Dataset)-[f:FEEDS]->(j)
     WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
-    RETURN src.id AS fromId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
+    RETURN false AS metadataColumn, src.id AS fromId, 'DATASET' AS granularity, null AS types, null AS subtypes, null AS transformations,
            null AS reportedId, {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
   }
   RETURN item.fieldId AS toId, 'FIELD' AS toKind, fromId, j.id AS jobId, granularity, types, subtypes, transformations,
-         reportedId, node
+         reportedId, node, metadataColumn
   UNION ALL
   UNWIND $datasets AS id
   MATCH (d:Dataset {id: id})
@@ -71,7 +73,7 @@ CALL () {
   WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
   RETURN id AS toId, 'DATASET' AS toKind, src.id AS fromId, j.id AS jobId, 'DATASET' AS granularity, null AS types,
          null AS subtypes, null AS transformations, null AS reportedId,
-         {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
+         {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node, false AS metadataColumn
 }
-RETURN toId, toKind, fromId, jobId, granularity, types, subtypes, transformations, reportedId, node
+RETURN toId, toKind, fromId, jobId, granularity, types, subtypes, transformations, reportedId, node, metadataColumn
 LIMIT toInteger($limit)

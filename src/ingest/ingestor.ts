@@ -14,6 +14,7 @@ import type { SpoolPosition } from './spool';
 import { validateEvent, type ValidEvent } from './validate';
 import { ProjectionWriter } from './writer';
 import { refreshJobVersions } from './versions';
+import { METADATA_COLUMNS } from '../lineage/metadata-columns';
 
 /**
  * validate → store → project, for one event or a batch. Transport-agnostic (HTTP, files, Kafka).
@@ -254,12 +255,18 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   run(Query.MergeFacets, facets, Object.values(facets).some((l) => l.length > 0));
   const ioJobs = p.jobs.filter((j) => j.ioAt !== null).map((j) => j.id);
   run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
-  // Coverage figures change where an output edge, a field, column lineage or a symlink was written.
+  // Coverage figures change where an output edge, a field, column lineage or a symlink was written,
+  // and where a storage facet (which says which fields are metadata columns) was.
   const coverageDatasets = [
-    ...new Set([...p.outputs.map((o) => o.datasetId), ...p.fields.map((f) => f.datasetId), ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId])]),
+    ...new Set([
+      ...p.outputs.map((o) => o.datasetId),
+      ...p.fields.map((f) => f.datasetId),
+      ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId]),
+      ...p.datasets.filter((d) => d.facets.some((f) => f.key === 'storage')).map((d) => d.id),
+    ]),
   ];
   const runIds = p.runs.map((r) => r.id);
-  run(Query.RefreshOutputCoverage, { datasetIds: coverageDatasets, runIds }, coverageDatasets.length + runIds.length > 0);
+  run(Query.RefreshOutputCoverage, { datasetIds: coverageDatasets, runIds, metadata: METADATA_COLUMNS }, coverageDatasets.length + runIds.length > 0);
   await Promise.all(pending);
   await refreshJobVersions(tx, runIds);
 }

@@ -57,6 +57,8 @@ export interface ImpactQuery {
   offset: number;
   /** From a field: which column dependencies to follow (default ALL). */
   dependencies?: Dependencies;
+  /** From a field: also metadata columns of table formats (metadata-columns.ts; default false). */
+  metadataColumns?: boolean;
 }
 
 export class ImpactService {
@@ -70,7 +72,7 @@ export class ImpactService {
   async blastRadius(q: ImpactQuery): Promise<BlastRadius> {
     checkFirst(q.first, this.limits.maxPage);
     const depth = checkDepth(q.depth, this.limits.maxDepth);
-    const walk = await this.walk(q.nodeId, depth, q.dependencies ?? Dependencies.ALL);
+    const walk = await this.walk(q.nodeId, depth, q.dependencies ?? Dependencies.ALL, q.metadataColumns ?? false);
     const wanted = walk.items.filter(
       (i) => (!q.namespaces?.length || q.namespaces.includes(i.namespace)) && (!q.kinds?.length || q.kinds.includes(i.kind)),
     );
@@ -101,11 +103,11 @@ export class ImpactService {
    * engine walk, `via` read off the parent edges. From a field the walk is a downstream trace, and
    * the jobs of its hops are items too (at the distance of their first hop).
    */
-  private walk(nodeId: string, depth: number, dependencies: Dependencies): Promise<{ items: ImpactItem[]; truncatedBy: TruncationReason[] }> {
+  private walk(nodeId: string, depth: number, dependencies: Dependencies, metadataColumns: boolean): Promise<{ items: ImpactItem[]; truncatedBy: TruncationReason[] }> {
     return this.executor.readTx('blastRadius', async (tx) => {
       const start = await findStart(tx, nodeId, EntityKind.DATASET, EntityKind.FIELD);
       if (start.kind === EntityKind.FIELD) {
-        const t = await this.traces.walk(tx, start, Direction.DOWNSTREAM, depth, null, dependencies);
+        const t = await this.traces.walk(tx, start, Direction.DOWNSTREAM, depth, null, dependencies, metadataColumns);
         const via = (id: string) => pathTo(t, id).map((row) => row.jobId);
         const items = new Map<string, ImpactItem>();
         for (const { node, distance } of [...t.reached.values()].slice(1)) items.set(node.id, item(node, distance, via(node.id)));

@@ -60,6 +60,7 @@ export class LineageService {
           asOf,
           maxNodes: this.limits.maxNodes,
           dependencies: options.dependencies,
+          metadataColumns: options.metadataColumns,
         });
         for (const { node, distance } of walk.reached.values()) {
           if (!nodes.has(node.id)) nodes.set(node.id, { ...node, distance, side: flow === Direction.UPSTREAM ? Side.UPSTREAM : Side.DOWNSTREAM });

@@ -60,6 +60,7 @@ export class PathService {
     maxLength: number,
     first: number,
     dependencies: Dependencies = Dependencies.ALL,
+    metadataColumns = false,
   ): Promise<PathResult> {
     checkFirst(maxLength, MAX_LENGTH, 'maxLength');
     checkFirst(first, MAX_PATHS);
@@ -78,6 +79,7 @@ export class PathService {
         maxNodes: this.limits.maxNodes,
         follow: field ? [EdgeType.DERIVES, EdgeType.INFLUENCES, EdgeType.ALIAS] : [EdgeType.FEEDS, EdgeType.PRODUCES],
         dependencies,
+        metadataColumns,
         until: enough,
       });
       return { t, to };

@@ -73,13 +73,14 @@ export class TraceService {
     requestedDepth: number,
     asOfText?: string | null,
     dependencies: Dependencies = Dependencies.ALL,
+    metadataColumns = false,
   ): Promise<TraceResult> {
     if (direction === Direction.BOTH) throw badInput('a trace follows one direction: UPSTREAM or DOWNSTREAM');
     const depth = checkDepth(requestedDepth, this.limits.maxDepth);
     const asOf = optionalTime(asOfText);
     return this.executor.readTx('trace', async (tx) => {
       const start: TraceNode = { ...(await findStart(tx, nodeId, EntityKind.FIELD, EntityKind.DATASET)), distance: 0 };
-      const walk = await this.walk(tx, start, direction, depth, asOf, dependencies);
+      const walk = await this.walk(tx, start, direction, depth, asOf, dependencies, metadataColumns);
       const { stops, truncated: stopsTruncated } = await explainStops(tx, walk);
       return { ...traceOf(walk), start, asOf, stops, stopsTruncated };
     });
@@ -93,8 +94,9 @@ export class TraceService {
     depth: number,
     asOf: string | null,
     dependencies: Dependencies = Dependencies.ALL,
+    metadataColumns = false,
   ): Promise<Traversal<TraceRow>> {
-    return traverse(tx, TRACE, { starts: [start], direction, depth, asOf, maxNodes: this.limits.maxNodes, dependencies });
+    return traverse(tx, TRACE, { starts: [start], direction, depth, asOf, maxNodes: this.limits.maxNodes, dependencies, metadataColumns });
   }
 }
 

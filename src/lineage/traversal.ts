@@ -1,6 +1,7 @@
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { groupBy } from './group';
+import { metadataParam } from './metadata-columns';
 import { Dependencies, Direction, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
 
 /**
@@ -22,6 +23,10 @@ import { Dependencies, Direction, EdgeType, EntityKind, Granularity, TruncationR
  *   produced it (depth + 1 for rows of the probe step between nodes already reached).
  * - Which edge kinds are followed is the `follow` parameter (default: the mode's); each step query
  *   honours it (see their headers).
+ * - Metadata columns of table formats (metadata-columns.ts) are left out unless `metadataColumns`:
+ *   field expansions and downstream trace steps filter them; upstream trace steps mark the rows
+ *   (`metadataColumn`), and the engine keeps them in `leftOut` (not reached, not in `edges`) so that
+ *   the trace can say where it stops because of them.
  */
 
 /** A row of a step query: one edge in data-flow direction between a frontier node and a neighbour. */
@@ -33,6 +38,8 @@ export interface StepRow {
   jobId?: string | null;
   /** The neighbour the row reaches. */
   node: EntityRef;
+  /** The neighbour is a metadata column of its table's format (trace-upstream-step.cypher). */
+  metadataColumn?: boolean;
 }
 
 /** A row of the dataset/job and field expansions (cypher/lineage/expand-*.cypher). */
@@ -115,6 +122,8 @@ export interface TraversalRequest {
   follow?: readonly EdgeType[];
   /** Field-level walks: DIRECT leaves out INDIRECT-only column dependencies (default ALL). */
   dependencies?: Dependencies;
+  /** Field-level walks: also the metadata columns of table formats (metadata-columns.ts; default false). */
+  metadataColumns?: boolean;
   /**
    * Asked after each complete hop (1, 2, ...) with the walk so far: true ends the walk there, not
    * truncated (the caller has what it needs), with `openFrom` at that hop.
@@ -140,6 +149,8 @@ export interface Traversal<R extends StepRow> {
   truncatedBy: TruncationReason[];
   /** Nodes at this distance or more may have edges the walk did not see; null when complete. */
   openFrom: number | null;
+  /** Rows to metadata columns of table formats the walk did not follow (`metadataColumns` false), with their hop. */
+  leftOut: { row: R; hop: number }[];
 }
 
 export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalMode<R>, req: TraversalRequest): Promise<Traversal<R>> {
@@ -147,6 +158,7 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
   const follow = [...(req.follow ?? mode.follow)];
   const reached = new Map<string, Reached<R>>(req.starts.map((n) => [n.id, { node: n, distance: 0, parent: null }]));
   const edges: { row: R; hop: number }[] = [];
+  const leftOut: { row: R; hop: number }[] = [];
   const done = (truncatedBy: TruncationReason[], openFrom: number | null): Traversal<R> => ({
     direction: req.direction,
     depth: req.depth,
@@ -154,6 +166,7 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
     edges,
     truncatedBy,
     openFrom,
+    leftOut,
   });
   let frontier: EntityRef[] = [...req.starts];
   let added = 0;
@@ -164,10 +177,15 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
       asOf: req.asOf,
       follow,
       indirect: req.dependencies !== Dependencies.DIRECT,
+      metadata: metadataParam(req.metadataColumns ?? false),
       limit: rowLimit,
     });
     const next: EntityRef[] = [];
     for (const row of rows) {
+      if (row.metadataColumn && !req.metadataColumns) {
+        if (!probing) leftOut.push({ row, hop });
+        continue;
+      }
       const alias = row.type === EdgeType.ALIAS;
       if (!reached.has(row.node.id)) {
         if (probing && !alias) return done([TruncationReason.DEPTH], hop - 1);

@@ -165,6 +165,8 @@ export enum StopReason {
   OTHER_NAME = 'OTHER_NAME',
   /** A job that reads and reports no output probably writes it (its SQL or its name says so): its producer does not report that output. */
   UNREPORTED_WRITER = 'UNREPORTED_WRITER',
+  /** Upstream: the fields come from metadata columns of a table format (Iceberg's _file, _pos, ...), which traces leave out unless asked (metadataColumns). */
+  METADATA_COLUMN = 'METADATA_COLUMN',
 }
 
 /** Which jobs a coverage figure is about. */
@@ -288,6 +290,8 @@ export interface LineageOptions {
   granularity: Granularity;
   /** FIELD granularity: which column dependencies to follow (default ALL). */
   dependencies?: Dependencies;
+  /** FIELD granularity: also metadata columns of table formats (lineage/metadata-columns.ts; default false). */
+  metadataColumns?: boolean;
   /** ISO time: lineage as it stood then; absent: current lineage. */
   asOf?: string | null;
 }

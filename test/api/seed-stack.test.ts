@@ -146,7 +146,8 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
   it('measures coverage by engine exactly, with the CREATE TABLE jobs (an output, no input) counted apart', () => {
     assert.deepEqual(a.debezium.overall, { edges: 1, columnLevel: 0, datasetLevelOnly: 1, noInputEdges: 0, outputFields: 39, fieldsWithInputs: 0 });
     assert.deepEqual(a.flink.overall, { edges: 2, columnLevel: 0, datasetLevelOnly: 2, noInputEdges: 0, outputFields: 12, fieldsWithInputs: 0 });
-    assert.deepEqual(a.spark.overall, { edges: 4, columnLevel: 2, datasetLevelOnly: 2, noInputEdges: 2, outputFields: 12, fieldsWithInputs: 5 });
+    // Iceberg's metadata columns Spark reports for the summary and the audit table (_file, _pos, ...) are not output fields.
+    assert.deepEqual(a.spark.overall, { edges: 6, columnLevel: 4, datasetLevelOnly: 2, noInputEdges: 3, outputFields: 22, fieldsWithInputs: 14 });
     const job = (name: string) => a.spark.byJob.find((j: any) => j.key === `job:spark-batch:${name}`);
     assert.deepEqual(job('revenue_summary.create_table.shop_revenue_summary'), { key: 'job:spark-batch:revenue_summary.create_table.shop_revenue_summary', edges: 0, columnLevel: 0, noInputEdges: 1 });
     // Delta CREATE OR REPLACE TABLE AS SELECT sends no column lineage; the MERGE does (for region).
@@ -159,6 +160,50 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
       { id: 'job:debezium:pg.0', distance: 1 },
       { id: TOPIC_DEBEZIUM, distance: 2 },
     ]);
+  });
+
+  it("keeps Iceberg's metadata columns Spark reports (_file, _pos, ...) marked, and leaves them out of traces and coverage unless asked, saying where", async () => {
+    const AUDIT = '<wd>/warehouse/shop/revenue_audit';
+    const dataFile = plain.name(F(`file:${AUDIT}`, 'data_file'));
+    const q = await svc.graphql(
+      `query($summary: ID!, $dataFile: ID!, $update: String) {
+        dataset(id: $summary) { storageLayer fields { name metadataColumn } }
+        plain: trace(nodeId: $dataFile) { hops { fromId toId jobId types subtypes } stops { datasetId itemIds reason explanation candidates { id kind strength evidence } } }
+        asked: trace(nodeId: $dataFile, metadataColumns: true) { hops { fromId } stops { reason } }
+        update: coverage(scope: JOB, value: $update) { overall { outputFields fieldsWithInputs } }
+        column: lineage(nodeId: $dataFile, granularity: FIELD, direction: UPSTREAM) { nodes { id } }
+      }`,
+      {
+        summary: plain.name(`dataset:file:${SUMMARY}`),
+        dataFile,
+        update: plain.name('job:spark-batch-<t>:revenue_audit.replace_data.lake_shop_revenue_audit'),
+      },
+    );
+    assert.equal(q.errors, undefined, JSON.stringify(q.errors));
+    const d = plain.label(q.data);
+    // The graph keeps every field Spark reported for the summary; the seven Iceberg computes are marked.
+    assert.equal(d.dataset.storageLayer, 'iceberg');
+    assert.deepEqual(d.dataset.fields.filter((f: any) => f.metadataColumn).map((f: any) => f.name), ['_deleted', '_file', '_last_updated_sequence_number', '_partition', '_pos', '_row_id', '_spec_id']);
+    assert.deepEqual(d.dataset.fields.filter((f: any) => !f.metadataColumn).map((f: any) => f.name), ['countries', 'orders', 'region', 'revenue']);
+    // data_file is _file of the summary (INSERT ... SELECT _file) and itself (the UPDATE, which also filters on _file).
+    const AUDIT_F = (f: string) => F(`file:${AUDIT}`, f);
+    assert.deepEqual(d.plain.hops, [{ fromId: AUDIT_F('data_file'), toId: AUDIT_F('data_file'), jobId: 'job:spark-batch:revenue_audit.replace_data.lake_shop_revenue_audit', types: ['DIRECT'], subtypes: ['IDENTITY'] }]);
+    assert.equal(d.plain.stops.length, 1);
+    const stop = d.plain.stops[0];
+    assert.deepEqual([stop.datasetId, stop.itemIds, stop.reason], [`dataset:file:${AUDIT}`, [AUDIT_F('data_file')], 'METADATA_COLUMN']);
+    assert.match(stop.explanation, /^data_file comes also from _file of .*: metadata columns the table format computes per row .* trace with metadataColumns: true/);
+    assert.deepEqual(stop.candidates.map((c: any) => [c.id, c.kind, c.evidence]), [
+      [AUDIT_F('_file'), 'FIELD', ['job:spark-batch:revenue_audit.replace_data.lake_shop_revenue_audit reports data_file ← _file (INDIRECT, FILTER)']],
+      [F(`file:${SUMMARY}`, '_file'), 'FIELD', ['job:spark-batch:revenue_audit.overwrite_by_expression.lake_shop_revenue_audit reports data_file ← _file (DIRECT, IDENTITY)']],
+    ]);
+    // Asked for, the trace goes through them (on to the summary's own inputs), and no such stop is left.
+    const from = d.asked.hops.map((h: any) => h.fromId);
+    assert.ok(from.includes(F(`file:${SUMMARY}`, '_file')) && from.includes(AUDIT_F('_file')), from.join('\n'));
+    assert.ok(!d.asked.stops.some((st: any) => st.reason === 'METADATA_COLUMN'));
+    // The UPDATE's column lineage depends on _file for every field: its five fields, not _file and _pos.
+    assert.deepEqual(d.update.overall, { outputFields: 5, fieldsWithInputs: 5 });
+    // Column lineage (the canvas's column mode) leaves them out too.
+    assert.ok(!d.column.nodes.some((n: any) => /:_(file|pos)$/.test(n.id)), JSON.stringify(d.column.nodes));
   });
 
   it("keeps what the streaming producers send apart: Debezium's table and topic from two RUNNING events of one run, Flink's checkpoint RUNNING and dataset-less COMPLETE", async () => {
@@ -224,7 +269,7 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
       const reached = c.pgImpact.items.map((i: any) => i.id);
       assert.ok(reached.includes(`dataset:${SUMMARY_FILE}`), reached.join('\n'));
       assert.ok(reached.includes('dataset:file:<wd>/spark/warehouse/regions_below_target'));
-      assert.deepEqual(c.pgImpact.totals, { items: 20, datasets: 13, jobs: 7 });
+      assert.deepEqual(c.pgImpact.totals, { items: 24, datasets: 15, jobs: 9 });
       assert.equal(c.pgImpact.truncated, false);
     } finally {
       await ruled.close();

@@ -103,7 +103,7 @@ async function main(): Promise<void> {
           `FileStreamSink ${names.archiveConnector} (reports no lineage)`,
           `Flink ${names.enrichJob} → Kafka ${names.enrichedTopic}`,
           `Flink SQL ${names.aggregateJob} → Iceberg ${names.icebergCatalog}.${names.icebergTable}`,
-          `Spark → Iceberg ${names.icebergCatalog}.${names.sparkSummaryTable}; Delta MERGE and aggregate`,
+          `Spark → Iceberg ${names.icebergCatalog}.${names.sparkSummaryTable}; Delta MERGE and aggregate; Iceberg audit of the summary's metadata columns (_file, _pos) and an UPDATE`,
         ],
         versions: {
           kafka: pomProperty('connect', 'kafka.version'),

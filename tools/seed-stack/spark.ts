@@ -12,7 +12,8 @@ import { spawnLogged } from './proc';
  * from Maven Central through tools/seed-stack/spark/pom.xml, given to Spark as spark.jars. Each job is
  * its own Spark application (its own process), as spark-submit runs them in production:
  * revenue_summary (Iceberg → Iceberg), region_targets (Delta MERGE from Iceberg), region_performance
- * (Delta CREATE OR REPLACE TABLE AS SELECT, then a DataFrame saveAsTable overwrite).
+ * (Delta CREATE OR REPLACE TABLE AS SELECT, then a DataFrame saveAsTable overwrite), revenue_audit
+ * (Iceberg metadata columns _file and _pos read from the summary, then an Iceberg UPDATE).
  *
  * pyspark is pinned to 3.5.5: Delta 3.3.0 fails on pyspark ≥ 3.5.6 (delta-io/delta#4671). Delta's
  * jars come from Maven Central with the others, so the delta-spark PyPI package is not needed (the
@@ -127,5 +128,6 @@ export async function runSpark(opts: { openlineageUrl: string; log: Log; env?: S
   const summary = JSON.parse(line.slice(summaryMarker.length)) as unknown[];
   await step(env, 'region_targets', opts.openlineageUrl, opts.log);
   await step(env, 'region_performance', opts.openlineageUrl, opts.log);
+  await step(env, 'revenue_audit', opts.openlineageUrl, opts.log);
   return { summary };
 }

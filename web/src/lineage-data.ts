@@ -82,20 +82,20 @@ export async function fetchDatasetLineage(id: string, up: number, down: number, 
 }
 
 /** Field-level lineage from every field of the given datasets (up to `maxFields`), depth in field hops. */
-export async function fetchFieldLineage(fieldIds: string[], up: number, down: number, asOf: string | null, signal: AbortSignal): Promise<Fetched> {
+export async function fetchFieldLineage(fieldIds: string[], up: number, down: number, asOf: string | null, metadataColumns: boolean, signal: AbortSignal): Promise<Fetched> {
   const out: Fetched = { nodes: new Map(), edges: new Map(), truncatedBy: new Set() };
   const chunks: string[][] = [];
   for (let i = 0; i < fieldIds.length; i += 4) chunks.push(fieldIds.slice(i, i + 4));
   const one = async (chunk: string[]) => {
     const parts = chunk.map(
       (_f, i) =>
-        `u${i}: lineage(nodeId: $f${i}, direction: UPSTREAM, depth: $up, asOf: $asOf, granularity: FIELD) @include(if: $withUp) { ${GRAPH} }
-         d${i}: lineage(nodeId: $f${i}, direction: DOWNSTREAM, depth: $down, asOf: $asOf, granularity: FIELD) @include(if: $withDown) { ${GRAPH} }`,
+        `u${i}: lineage(nodeId: $f${i}, direction: UPSTREAM, depth: $up, asOf: $asOf, granularity: FIELD, metadataColumns: $meta) @include(if: $withUp) { ${GRAPH} }
+         d${i}: lineage(nodeId: $f${i}, direction: DOWNSTREAM, depth: $down, asOf: $asOf, granularity: FIELD, metadataColumns: $meta) @include(if: $withDown) { ${GRAPH} }`,
     );
     const vars = chunk.map((_f, i) => `$f${i}: ID!`).join(', ');
     const data = await gql<Record<string, ApiGraph>>(
-      `query FieldLineage(${vars}, $up: Int!, $down: Int!, $withUp: Boolean!, $withDown: Boolean!, $asOf: String) { ${parts.join('\n')} }`,
-      { ...Object.fromEntries(chunk.map((f, i) => [`f${i}`, f])), up: Math.max(1, up), down: Math.max(1, down), withUp: up > 0, withDown: down > 0, asOf },
+      `query FieldLineage(${vars}, $up: Int!, $down: Int!, $withUp: Boolean!, $withDown: Boolean!, $asOf: String, $meta: Boolean!) { ${parts.join('\n')} }`,
+      { ...Object.fromEntries(chunk.map((f, i) => [`f${i}`, f])), up: Math.max(1, up), down: Math.max(1, down), withUp: up > 0, withDown: down > 0, asOf, meta: metadataColumns },
       signal,
     );
     Object.values(data).forEach((g) => merge(out, g));

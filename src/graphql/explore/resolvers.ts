@@ -20,7 +20,7 @@ export class ExploreQueries {
 
   @Query(() => PathResult, { description: 'How node A reaches node B in data-flow direction: the shortest paths first.' })
   path(@Args(() => PathArgs) args: PathArgs, @Ctx() ctx: Context): Promise<PathData> {
-    return ctx.services.paths.paths(args.fromId, args.toId, args.granularity, args.maxLength, args.first, args.dependencies);
+    return ctx.services.paths.paths(args.fromId, args.toId, args.granularity, args.maxLength, args.first, args.dependencies, args.metadataColumns);
   }
 
   @Query(() => SearchResult, { description: 'Datasets, jobs and fields by name, namespace or description (full-text, prefix matching).' })

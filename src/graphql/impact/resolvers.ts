@@ -15,8 +15,8 @@ export class ImpactQueries {
       'on the way, owners and the last run state of each job; exact totals by distance, namespace and owner; paged.',
   })
   blastRadius(@Args(() => BlastRadiusArgs) args: BlastRadiusArgs, @Ctx() ctx: Context): Promise<BlastRadiusData> {
-    const { nodeId, depth, namespaces, kinds, first, after, dependencies } = args;
-    return ctx.services.impact.blastRadius({ nodeId, depth: depth ?? ctx.services.limits.maxDepth, namespaces, kinds, first, offset: offsetAfter(after), dependencies });
+    const { nodeId, depth, namespaces, kinds, first, after, dependencies, metadataColumns } = args;
+    return ctx.services.impact.blastRadius({ nodeId, depth: depth ?? ctx.services.limits.maxDepth, namespaces, kinds, first, offset: offsetAfter(after), dependencies, metadataColumns });
   }
 }
 

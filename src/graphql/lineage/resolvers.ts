@@ -22,8 +22,8 @@ export class LineageQueries {
       'start node does not exist.',
   })
   lineage(@Args(() => LineageArgs) args: LineageArgs, @Ctx() ctx: Context): Promise<LineageGraphData> {
-    const { nodeId, direction, depth, granularity, asOf, dependencies } = args;
-    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.limits.defaultDepth, { granularity, asOf, dependencies });
+    const { nodeId, direction, depth, granularity, asOf, dependencies, metadataColumns } = args;
+    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.limits.defaultDepth, { granularity, asOf, dependencies, metadataColumns });
   }
 }
 

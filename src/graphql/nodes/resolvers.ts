@@ -6,6 +6,7 @@ import { loadAll, type Context } from '../context';
 import { offsetAfter, pageInfo } from '../paging';
 import { RunsArgs } from './args';
 import { Dataset, DatasetField, Job, JobVersion, Node, Run, RunLink, RunPage } from './types';
+import { isMetadataColumn } from '../../lineage/metadata-columns';
 
 /** Lookups by id. A well-formed id that matches nothing gives null; a malformed one BAD_INPUT. */
 @Resolver()
@@ -75,6 +76,14 @@ export class DatasetFieldResolver {
   @FieldResolver(() => Dataset, { nullable: true, description: 'The dataset this field belongs to.' })
   dataset(@Root() f: FieldRecord, @Ctx() ctx: Context): Promise<DatasetRecord | null> {
     return ctx.loaders.dataset.load(f.datasetId);
+  }
+
+  @FieldResolver(() => Boolean, {
+    description:
+      "A metadata column of the dataset's table format (Iceberg's _file, _pos, ...; Delta's _metadata, change-feed columns), from its storage facet: kept, and left out of field-level walks unless they ask for metadataColumns.",
+  })
+  async metadataColumn(@Root() f: FieldRecord, @Ctx() ctx: Context): Promise<boolean> {
+    return isMetadataColumn((await ctx.loaders.dataset.load(f.datasetId))?.storageLayer, f.name);
   }
 }
 

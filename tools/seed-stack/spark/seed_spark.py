@@ -12,6 +12,9 @@ process, as separate spark-submit applications would be in production:
     seed_spark.py region_performance  Delta region_performance: CREATE OR REPLACE TABLE ... AS SELECT
                                       joining the summary and the targets; then regions_below_target
                                       with DataFrame saveAsTable (mode overwrite)
+    seed_spark.py revenue_audit       Iceberg revenue_audit: which data file and position each summary
+                                      row was read from (Iceberg's metadata columns _file, _pos), then
+                                      an UPDATE marking the rows checked (copy-on-write reads _file, _pos)
 
 Everything comes from the environment (SEED_SPARK_*), set by spark.ts.
 """
@@ -124,8 +127,21 @@ def region_performance():
     finish(spark)
 
 
+def revenue_audit():
+    """Where each summary row lives, from Iceberg's metadata columns; the steward's audit table. Spark
+    reports the metadata columns it reads (_file, _pos; and every one of them in the input schema)
+    as fields of the summary, and the UPDATE's column lineage depends on _file."""
+    spark = session('revenue_audit')
+    spark.sql('''CREATE TABLE IF NOT EXISTS lake.shop.revenue_audit (
+                   region STRING, revenue DOUBLE, data_file STRING, file_pos BIGINT, checked BOOLEAN) USING iceberg''')
+    spark.sql('''INSERT OVERWRITE lake.shop.revenue_audit
+                 SELECT region, revenue, _file, _pos, false FROM lake.shop.revenue_summary''')
+    spark.sql('UPDATE lake.shop.revenue_audit SET checked = true WHERE revenue IS NOT NULL')
+    finish(spark)
+
+
 if __name__ == '__main__':
-    steps = {f.__name__: f for f in (dev_input, revenue_summary, region_targets, region_performance)}
+    steps = {f.__name__: f for f in (dev_input, revenue_summary, region_targets, region_performance, revenue_audit)}
     if len(sys.argv) != 2 or sys.argv[1] not in steps:
         sys.exit(f'usage: seed_spark.py {"|".join(steps)}')
     steps[sys.argv[1]]()

@@ -9,7 +9,10 @@ const MAX_DEPTH = 20;
 const DEFAULT_CAP = 300;
 const COLUMN_FIELDS = 60;
 
-/** The lineage canvas: /lineage?node=<id>&up=2&down=2&mode=dataset|column&asOf=<iso>&x=<expanded id>...&cap=300 */
+/**
+ * The lineage canvas: /lineage?node=<id>&up=2&down=2&mode=dataset|column&asOf=<iso>&x=<expanded id>...&cap=300&meta=1
+ * (meta=1: column mode shows and walks the metadata columns of table formats too).
+ */
 export function LineageView({ loc }: { loc: Location }) {
   const p = loc.params;
   const requested = p.get('node') ?? '';
@@ -21,6 +24,7 @@ export function LineageView({ loc }: { loc: Location }) {
   const asOf = p.get('asOf');
   const cap = intParam(p, 'cap', DEFAULT_CAP, 10, 100_000);
   const expanded = p.getAll('x');
+  const meta = p.get('meta') === '1';
   const [state, setState] = useState<{ drawing?: Drawable; fetched?: Fetched; error?: unknown; note?: string }>({});
   const [attempt, setAttempt] = useState(0);
   const [selected, setSelected] = useState<string | null>(null);
@@ -43,12 +47,22 @@ export function LineageView({ loc }: { loc: Location }) {
     (async () => {
       const d = await fetchDatasetLineage(node, up, down, asOf, mode === 'dataset' ? expanded : [], ctl.signal);
       if (mode === 'dataset') return { drawing: datasetDrawing(d, node, cap), fetched: d };
-      const ds = await gql<{ dataset: { fields: { id: string; name: string }[] } | null }>(`query($id: ID!) { dataset(id: $id) { fields { id name } } }`, { id: node }, ctl.signal);
-      const rootFields = ds.dataset?.fields ?? [];
+      const ds = await gql<{ dataset: { fields: { id: string; name: string; metadataColumn: boolean }[] } | null }>(
+        `query($id: ID!) { dataset(id: $id) { fields { id name metadataColumn } } }`,
+        { id: node },
+        ctl.signal,
+      );
+      const allFields = ds.dataset?.fields ?? [];
+      const rootFields = allFields.filter((x) => meta || !x.metadataColumn);
       const traced = rootFields.slice(0, COLUMN_FIELDS);
-      const f = await fetchFieldLineage(traced.map((x) => x.id), Math.ceil(up / 2), Math.ceil(down / 2), asOf, ctl.signal);
+      const f = await fetchFieldLineage(traced.map((x) => x.id), Math.ceil(up / 2), Math.ceil(down / 2), asOf, meta, ctl.signal);
       f.truncatedBy.forEach((t) => d.truncatedBy.add(t));
-      const note = rootFields.length > COLUMN_FIELDS ? `Column lineage of the first ${COLUMN_FIELDS} of ${rootFields.length} fields.` : undefined;
+      const hidden = allFields.length - rootFields.length;
+      const notes = [
+        rootFields.length > COLUMN_FIELDS ? `Column lineage of the first ${COLUMN_FIELDS} of ${rootFields.length} fields.` : '',
+        hidden > 0 ? `${hidden} metadata column${hidden === 1 ? '' : 's'} of the table format not shown (${allFields.filter((x) => x.metadataColumn).slice(0, 3).map((x) => x.name).join(', ')}${hidden > 3 ? ', …' : ''}).` : '',
+      ].filter(Boolean);
+      const note = notes.length ? notes.join(' ') : undefined;
       return { drawing: columnDrawing(f, d, node, rootFields, cap), fetched: d, note };
     })().then(
       (s) => setState(s),
@@ -56,7 +70,7 @@ export function LineageView({ loc }: { loc: Location }) {
     );
     return () => ctl.abort();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [node, up, down, asOf, mode, cap, expanded.join('\n'), attempt]);
+  }, [node, up, down, asOf, mode, meta, cap, expanded.join('\n'), attempt]);
 
   const truncatedBy = state.fetched ? [...state.fetched.truncatedBy] : [];
   const drawing = state.drawing;
@@ -87,6 +101,11 @@ export function LineageView({ loc }: { loc: Location }) {
               <input type="radio" name="mode" checked={mode === 'column'} onChange={() => set({ mode: 'column', node })} /> Columns
             </label>
           </fieldset>
+          {mode === 'column' ? (
+            <label title="Columns the table format computes per row (Iceberg's _file, _pos, _spec_id, ...; Delta's _metadata): kept, left out unless asked">
+              <input type="checkbox" checked={meta} onChange={(e) => set({ meta: e.target.checked ? '1' : null })} /> Metadata columns
+            </label>
+          ) : null}
           <label>
             As of (UTC)
             <input

@@ -6,7 +6,7 @@ import { useQuery } from '../use-query';
 
 const DATASET = `query Dataset($id: ID!) { dataset(id: $id) {
   id name namespace description owners datasetType storageLayer fileFormat lifecycleState firstSeen lastSeen rawNames facets
-  fields { id name type description } producers { id name namespace } consumers { id name namespace } } }`;
+  fields { id name type description metadataColumn } producers { id name namespace } consumers { id name namespace } } }`;
 
 /** The writers and readers of a dataset's other (symlinked) names: the same dataset to its users. */
 function useAliases(ids: string[]): Any[] {
@@ -166,7 +166,14 @@ export function DatasetPage({ loc }: { loc: Location }) {
                 <tr key={f.id}>
                   <td className="mono">{f.name}</td>
                   <td>{f.type ?? ''}</td>
-                  <td>{f.description ?? ''}</td>
+                  <td>
+                    {f.metadataColumn ? (
+                      <span className="state" data-testid="metadata-column" title="computed by the table format per row; left out of traces and column lineage unless asked">
+                        metadata column
+                      </span>
+                    ) : null}{' '}
+                    {f.description ?? ''}
+                  </td>
                   <td>
                     <Link to={href('/trace', { node: f.id })} title={`trace ${f.name} back to its sources`}>
                       Trace

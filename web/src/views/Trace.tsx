@@ -39,8 +39,8 @@ interface TraceAnswer {
   firstPrecisionLoss: Hop | null;
 }
 
-const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf: String, $deps: Dependencies!) {
-  trace(nodeId: $id, direction: $dir, depth: $depth, asOf: $asOf, dependencies: $deps) {
+const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf: String, $deps: Dependencies!, $meta: Boolean!) {
+  trace(nodeId: $id, direction: $dir, depth: $depth, asOf: $asOf, dependencies: $deps, metadataColumns: $meta) {
     truncated truncatedBy start { id name namespace kind }
     stops { datasetId distance reason explanation candidates { id kind strength evidence rule } }
     nodes { id kind name namespace distance datasetId }
@@ -53,9 +53,10 @@ const sameHop = (a: Hop, b: Hop | null) => !!b && a.fromId === b.fromId && a.toI
 const datasetOf = (id: string) => (kindOfId(id) === 'FIELD' ? datasetOfField(id) : id);
 
 /**
- * Trace a value: /trace?node=<field id>&dir=UPSTREAM|DOWNSTREAM&depth=N&asOf=<iso>&deps=all. DIRECT
- * column dependencies first (where the value comes from); deps=all adds the INDIRECT ones (filters,
- * joins, group-by keys), which fan out to every field of an output.
+ * Trace a value: /trace?node=<field id>&dir=UPSTREAM|DOWNSTREAM&depth=N&asOf=<iso>&deps=all&meta=1.
+ * DIRECT column dependencies first (where the value comes from); deps=all adds the INDIRECT ones
+ * (filters, joins, group-by keys), which fan out to every field of an output; meta=1 also walks
+ * through metadata columns of table formats (Iceberg's _file, _pos, ...).
  */
 export function TraceView({ loc }: { loc: Location }) {
   const p = loc.params;
@@ -64,7 +65,8 @@ export function TraceView({ loc }: { loc: Location }) {
   const depth = intParam(p, 'depth', 10, 1, 20);
   const asOf = p.get('asOf');
   const deps = p.get('deps') === 'all' ? 'ALL' : 'DIRECT';
-  const q = useQuery<{ trace: TraceAnswer }>(node ? TRACE : null, { id: node, dir, depth, asOf, deps });
+  const meta = p.get('meta') === '1';
+  const q = useQuery<{ trace: TraceAnswer }>(node ? TRACE : null, { id: node, dir, depth, asOf, deps, meta });
   const state = { trace: q.data?.trace, error: q.error };
 
   const drawing = useMemo(() => (state.trace ? traceDrawing(state.trace) : null), [state.trace]);
@@ -99,6 +101,9 @@ export function TraceView({ loc }: { loc: Location }) {
           <label title="Filters, joins and group-by keys: they shape every field of an output">
             <input type="checkbox" checked={deps === 'ALL'} onChange={(e) => set('deps', e.target.checked ? 'all' : 'direct')} /> Indirect dependencies too
           </label>
+          <label title="Columns the table format computes per row (Iceberg's _file, _pos, _spec_id, ...; Delta's _metadata): kept, left out of the trace unless asked">
+            <input type="checkbox" checked={meta} onChange={(e) => set('meta', e.target.checked ? '1' : '0')} /> Metadata columns too
+          </label>
           <Link to={href('/lineage', { node: datasetOf(node), mode: 'column' })}>Column lineage</Link>
         </form>
       </header>
@@ -119,7 +124,7 @@ export function TraceView({ loc }: { loc: Location }) {
             )}
             {t.truncated ? <span className="warn">Truncated ({t.truncatedBy.join(', ')}): the trace continues beyond.</span> : null}
           </div>
-          <Stops stops={t.stops} />
+          <Stops stops={t.stops} onShowMetadata={meta ? undefined : () => set('meta', '1')} />
           <div className="canvas-row">
             <Graph nodes={drawing.nodes} edges={drawing.edges} label={`trace of ${nameOf(node)}`} focus={drawing.focus} />
             <aside className="side" aria-label="hops">
@@ -151,19 +156,25 @@ const REASON: Record<string, string> = {
   END: 'where lineage ends',
   OTHER_NAME: 'another name',
   UNREPORTED_WRITER: 'an unreported writer',
+  METADATA_COLUMN: 'metadata columns left out',
 };
 
 /** Where lineage stops within the trace, why, and what would join it again (the rule to copy). */
-function Stops({ stops }: { stops: Stop[] }) {
+function Stops({ stops, onShowMetadata }: { stops: Stop[]; onShowMetadata?: () => void }) {
   if (stops.length === 0) return null;
   return (
     <section className="stops" aria-label="where lineage stops" data-testid="stops">
       <h2>Where lineage stops</h2>
       <ul>
         {stops.map((s) => (
-          <li key={s.datasetId} className={`stop stop-${s.reason.toLowerCase()}`}>
+          <li key={`${s.datasetId}|${s.reason}`} className={`stop stop-${s.reason.toLowerCase()}`}>
             <span className="stop-reason">{REASON[s.reason] ?? s.reason}</span> <NodeLink id={s.datasetId} /> <span className="muted">hop {s.distance}</span>
             <p className="stop-text">{s.explanation}</p>
+            {s.reason === 'METADATA_COLUMN' && onShowMetadata ? (
+              <button type="button" onClick={onShowMetadata}>
+                Follow the metadata columns
+              </button>
+            ) : null}
             {s.candidates.map((c) => (
               <details key={c.id}>
                 <summary>
