@@ -21,7 +21,9 @@ export const METADATA_COLUMNS: Readonly<Record<string, readonly string[]>> = {
 };
 
 export function isMetadataColumn(storageLayer: string | null | undefined, fieldName: string): boolean {
-  return !!storageLayer && (METADATA_COLUMNS[storageLayer.toLowerCase()]?.includes(fieldName) ?? false);
+  const layer = storageLayer?.toLowerCase() ?? '';
+  // Own keys only: a producer's storageLayer may be "constructor" or "__proto__".
+  return Object.hasOwn(METADATA_COLUMNS, layer) && METADATA_COLUMNS[layer]!.includes(fieldName);
 }
 
 /** The step queries' `$metadata` parameter: the columns to leave out ({} when they are asked for). */
