@@ -1,10 +1,10 @@
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { parseId } from '../ids';
 import { compare, rawNamespaces, segments, spelled, type Candidate } from './breaks-evidence';
 import { luceneQuery } from './catalog-service';
 import { cmp } from './common';
 import { Direction, EdgeType, EntityKind, MatchStrength, StopReason, type FlowDirection, type IdentityRuleKind } from './types';
+import { metadataStops } from './metadata-stops';
 import { parentIdOf, type StepRow, type Traversal } from './traversal';
 
 /**
@@ -88,11 +88,18 @@ interface SilentJob {
   inputs: string[];
 }
 
+/** A dataset a walk stops at: its items there, the nearest one's distance. */
+export interface StopSite {
+  datasetId: string;
+  itemIds: string[];
+  distance: number;
+}
+
 /** The datasets a walk stops at (items with no further edge, within its bounds), nearest first. */
-export function stopsOf<R extends StepRow>(walk: Traversal<R>): { datasetId: string; itemIds: string[]; distance: number }[] {
+export function stopsOf<R extends StepRow>(walk: Traversal<R>): StopSite[] {
   const continued = new Set<string>();
   for (const { row } of walk.edges) if (row.type !== EdgeType.ALIAS) continued.add(parentIdOf(row, walk.direction));
-  const byDataset = new Map<string, { datasetId: string; itemIds: string[]; distance: number }>();
+  const byDataset = new Map<string, StopSite>();
   for (const [id, { node, distance, parent }] of walk.reached) {
     if (node.kind === EntityKind.JOB || continued.has(id) || parent?.type === EdgeType.ALIAS) continue;
     if (walk.openFrom !== null && distance >= walk.openFrom) continue;
@@ -113,72 +120,7 @@ export async function explainStops<R extends StepRow>(tx: TxRunner, walk: Traver
   return { stops: all.slice(0, MAX_STOPS), truncated: truncated || all.length > MAX_STOPS };
 }
 
-type Site = ReturnType<typeof stopsOf>[number];
-
-/**
- * Items whose lineage goes on through metadata columns the walk left out (Traversal.leftOut): one
- * METADATA_COLUMN stop per dataset of such items, the metadata columns as candidates, whether or
- * not the items also go on otherwise; such items are no other kind of stop.
- */
-function metadataStops<R extends StepRow>(walk: Traversal<R>, sites: Site[]): { metadata: TraceStop[]; rest: Site[] } {
-  const through = new Map<string, R[]>();
-  for (const { row } of walk.leftOut) {
-    const item = parentIdOf(row, walk.direction);
-    through.set(item, [...(through.get(item) ?? []), row]);
-  }
-  const rest = sites
-    .map((s) => ({ ...s, itemIds: s.itemIds.filter((id) => !through.has(id)) }))
-    .filter((s) => s.itemIds.length > 0)
-    .map((s) => ({ ...s, distance: Math.min(...s.itemIds.map((id) => walk.reached.get(id)?.distance ?? s.distance)) }));
-  const byDataset = new Map<string, string[]>();
-  for (const item of through.keys()) {
-    const node = walk.reached.get(item)?.node;
-    const datasetId = node?.kind === EntityKind.FIELD ? node.datasetId : item;
-    if (datasetId) byDataset.set(datasetId, [...(byDataset.get(datasetId) ?? []), item]);
-  }
-  const nameOf = (id: string) => walk.reached.get(id)?.node.name ?? id;
-  const metadata = [...byDataset].map(([datasetId, unsorted]): TraceStop => {
-    const items = unsorted.sort(cmp);
-    const rows = items.flatMap((id) => through.get(id)!);
-    const columns = [...new Map(rows.map((r) => [r.node.id, r])).values()].sort((x, y) => cmp(x.node.id, y.node.id));
-    const from = [...new Set(columns.map((r) => r.node.name))].join(', ');
-    const tables = [...new Set(columns.map((r) => tableOf(r.node.id)))].join(', ');
-    const also = items.some((id) => walk.edges.some(({ row }) => row.type !== EdgeType.ALIAS && parentIdOf(row, walk.direction) === id)) ? ' also' : '';
-    return {
-      datasetId,
-      itemIds: items,
-      distance: Math.min(...items.map((id) => walk.reached.get(id)?.distance ?? 0)),
-      reason: StopReason.METADATA_COLUMN,
-      explanation:
-        `${items.map(nameOf).join(', ')} ${items.length === 1 ? 'comes' : 'come'}${also} from ${from} of ${tables}: ` +
-        `${columns.length === 1 ? 'a metadata column' : 'metadata columns'} the table format computes per row (where the row is stored, not data anyone wrote). ` +
-        'Traces leave them out; trace with metadataColumns: true (the explorer\'s "Metadata columns too") to follow them.',
-      candidates: columns.map((r) => ({
-        id: r.node.id,
-        kind: EntityKind.FIELD,
-        strength: MatchStrength.STRONG,
-        evidence: [`${r.jobId ?? 'a job'} reports ${nameOf(parentIdOf(r, walk.direction))} ← ${r.node.name}${typesOf(r)}`],
-        ruleKind: null,
-        rule: null,
-      })),
-    };
-  });
-  return { metadata, rest };
-}
-
-/** "<name> (<namespace>)" of a field's dataset. */
-function tableOf(fieldIdValue: string): string {
-  const ref = parseId(fieldIdValue);
-  return ref.kind === EntityKind.FIELD ? `${ref.name} (${ref.namespace || 'empty namespace'})` : fieldIdValue;
-}
-
-const typesOf = (row: StepRow) => {
-  const r = row as StepRow & { types?: string[] | null; subtypes?: string[] | null };
-  const t = [...(r.types ?? []), ...(r.subtypes ?? [])];
-  return t.length ? ` (${t.join(', ')})` : '';
-};
-
-async function explainOthers<R extends StepRow>(tx: TxRunner, walk: Traversal<R>, all: Site[]): Promise<Stops> {
+async function explainOthers<R extends StepRow>(tx: TxRunner, walk: Traversal<R>, all: StopSite[]): Promise<Stops> {
   const found = all.slice(0, MAX_STOPS);
   if (found.length === 0) return { stops: [], truncated: false };
   const upstream = walk.direction === Direction.UPSTREAM;

@@ -7,6 +7,7 @@ import { EntityKind } from '../../src/lineage/types';
 import { startService, type TestService } from '../support/app';
 import { isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
 import { profileQuery } from '../support/profile';
+import { METADATA_COLUMNS } from '../../src/lineage/metadata-columns';
 
 /**
  * Every read query, PROFILEd on a real graph of the benchmark's shape (bench/generator.ts, seeded,
@@ -53,8 +54,8 @@ function cases(): Case[] {
     ),
   ];
   const expand = { datasetIds: ds, jobIds: jobs, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS'] };
-  const fields = { fieldIds: [field], asOf: null, limit: 100, follow: ['DERIVES', 'INFLUENCES', 'ALIAS'], indirect: true };
-  const trace = { fields: [{ fieldId: field, datasetId: ds[0], name: deep.fields[0] }], datasets: ds, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS', 'DERIVES', 'INFLUENCES'], indirect: true };
+  const fields = { fieldIds: [field], asOf: null, limit: 100, follow: ['DERIVES', 'INFLUENCES', 'ALIAS'], indirect: true, metadata: METADATA_COLUMNS };
+  const trace = { fields: [{ fieldId: field, datasetId: ds[0], name: deep.fields[0] }], datasets: ds, asOf: null, limit: 100, follow: ['FEEDS', 'PRODUCES', 'ALIAS', 'DERIVES', 'INFLUENCES'], indirect: true, metadata: METADATA_COLUMNS };
   const later = '2030-01-01T00:00:00.000Z';
   const selection = { jobPrefix: idPrefix(EntityKind.JOB, ns), datasetPrefix: idPrefix(EntityKind.DATASET, ns) };
   const c = (query: Query, params: Record<string, unknown>, budget: number | null): Case => ({ query, params, budget });
