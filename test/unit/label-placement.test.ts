@@ -2,27 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadWebModule } from '../support/web-module';
 
-interface LabelRequest {
-  id: string;
-  sx: number;
-  sy: number;
-  tx: number;
-  ty: number;
-  width: number;
-  height: number;
-}
-interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-/** web/src/components/label-placement.ts */
-const { bezierPoint, fitText, placeLabels } = loadWebModule<{
-  bezierPoint(sx: number, sy: number, tx: number, ty: number, t: number): { x: number; y: number };
-  placeLabels(labels: LabelRequest[], obstacles: Rect[]): Map<string, { x: number; y: number; t: number } | null>;
-  fitText(text: string, max: number, measure: (s: string) => number): string;
-}>('components/label-placement.ts');
+/** web/src/components/label-placement.ts (its types only are imported: the code is loaded on the fly). */
+type Placement = typeof import('../../web/src/components/label-placement');
+type LabelRequest = import('../../web/src/components/label-placement').LabelRequest;
+const { bezierPoint, fitText, placeLabels } = loadWebModule<Placement>('components/label-placement.ts');
 
 const overlaps = (p: { x: number; y: number; width: number; height: number }, q: typeof p) =>
   p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
