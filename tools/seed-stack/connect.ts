@@ -19,8 +19,42 @@ import { requireFree, spawnLogged, waitUntil, type Child } from './proc';
  */
 export interface SeedConnect {
   restUrl: string;
+  /**
+   * What the Connect REST API answers a lineage collector (`GET /` and `GET
+   * /connectors?expand=info&expand=status`), with secrets masked: while both connectors run, and
+   * again with the archive connector paused.
+   */
+  snapshotRest(): Promise<ConnectRestCapture>;
   /** Deletes the connectors (Debezium sends COMPLETE as its task stops), then stops the worker. */
   stop(): Promise<void>;
+}
+
+export interface ConnectRestCapture {
+  capturedAt: string;
+  requests: string[];
+  /** The worker's GET / (version, commit, kafka_cluster_id). */
+  worker: unknown;
+  running: unknown;
+  /** After PUT /connectors/<archive>/pause (resumed afterwards). */
+  archivePaused: unknown;
+  masked: string[];
+}
+
+/** Config keys whose values a capture must not keep (passwords, secrets, JAAS configs, keys). */
+const SECRET_KEY = /password|secret|credential|sasl\.jaas|api\.key|token|private/i;
+
+function maskSecrets(answer: unknown, masked: Set<string>): unknown {
+  if (!answer || typeof answer !== 'object') return answer;
+  if (Array.isArray(answer)) return answer.map((x) => maskSecrets(x, masked));
+  return Object.fromEntries(
+    Object.entries(answer as Record<string, unknown>).map(([k, v]) => {
+      if (SECRET_KEY.test(k) && typeof v === 'string') {
+        masked.add(k);
+        return [k, '********'];
+      }
+      return [k, maskSecrets(v, masked)];
+    }),
+  );
 }
 
 const workerGroup = 'seed-connect';
@@ -109,8 +143,28 @@ export async function startConnect(opts: { bootstrap: string; pg: SeedPostgres; 
     throw err;
   }
 
+  const getJson = async (url: string) => {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<unknown>;
+  };
+  const listing = `${restUrl}/connectors?expand=info&expand=status`;
   return {
     restUrl,
+    snapshotRest: async () => {
+      const masked = new Set<string>();
+      const worker = await getJson(`${restUrl}/`);
+      const running = maskSecrets(await getJson(listing), masked);
+      const archive = `${restUrl}/connectors/${names.archiveConnector}`;
+      await fetch(`${archive}/pause`, { method: 'PUT', signal: AbortSignal.timeout(10_000) });
+      await waitUntil(`${names.archiveConnector} PAUSED`, async () => {
+        const status = (await getJson(`${archive}/status`)) as { connector?: { state?: string } };
+        return status.connector?.state === 'PAUSED';
+      }, 60_000, 500);
+      const archivePaused = maskSecrets(await getJson(listing), masked);
+      await fetch(`${archive}/resume`, { method: 'PUT', signal: AbortSignal.timeout(10_000) });
+      return { capturedAt: new Date().toISOString(), requests: ['GET /', `GET /connectors?expand=info&expand=status`, `PUT /connectors/${names.archiveConnector}/pause`], worker, running, archivePaused, masked: [...masked].sort() };
+    },
     stop: async () => {
       if (child.process.exitCode === null) {
         for (const name of [names.debeziumConnector, names.archiveConnector]) await deleteConnector(restUrl, name, opts.log);

@@ -76,6 +76,8 @@ async function main(): Promise<void> {
     log(`Spark summary: ${JSON.stringify(spark.summary)}`);
     if (!bad) throw new Error(`the bad value ${badValue.amount} is not visible in the Spark summary`);
 
+    // What a collector reads from the Connect REST API (issue 25's test data), before the connectors go.
+    const connectRest = await connect.snapshotRest();
     // Deleting the connectors ends Debezium's run (COMPLETE).
     await connect.stop();
     await waitUntil("Debezium's COMPLETE event", () => recorded(path.join(capture, 'debezium.ndjson')).some((l) => l.includes('"COMPLETE"')), 60_000);
@@ -89,6 +91,9 @@ async function main(): Promise<void> {
       { file: 'flink.ndjson', integration: `openlineage-flink ${pomProperty('flink', 'openlineage.version')} on Flink ${pomProperty('flink', 'flink.version')}`, transport: 'kafka', lines: flinkLines },
       { file: 'spark.ndjson', integration: `openlineage-spark ${sparkVersions.openlineageSpark} on Spark ${pysparkVersion} (Iceberg ${sparkVersions.icebergSpark}, Delta ${sparkVersions.delta})`, transport: 'http', lines: recorded(path.join(capture, 'spark.ndjson')) },
     ];
+    fs.mkdirSync(fixturesDir, { recursive: true });
+    fs.writeFileSync(path.join(fixturesDir, 'connect-rest.json'), `${JSON.stringify(connectRest, null, 2)}\n`);
+    log(`connect-rest.json: the Connect REST API's connectors (${connectRest.masked.length} secret key(s) masked: ${connectRest.masked.join(', ') || 'none'})`);
     const manifest = writeFixtures(
       fixturesDir,
       captures,
