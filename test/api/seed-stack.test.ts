@@ -4,8 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { datasetId, fieldId } from '../../src/ids';
+import { datasetId, fieldId, jobId } from '../../src/ids';
+import { connectorEvent, parseListing } from '../../src/kafka-connect/events';
 import { startService, type TestService } from '../support/app';
+import { repoRoot } from '../support/corpus';
 import { rng, shuffle } from '../support/generate';
 import { seedDelivery, type SeedDelivery } from '../support/seed-stack';
 
@@ -274,5 +276,71 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
     } finally {
       await ruled.close();
     }
+  });
+});
+
+const CONNECT_BOOTSTRAP = '127.0.0.1:19092,localhost:19093';
+
+let capture: { running: unknown; archivePaused: unknown } | undefined;
+const connectCapture = (d: SeedDelivery) =>
+  (capture ??= JSON.parse(d.spell(fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'seed-stack', 'connect-rest.json'), 'utf8'))) as { running: unknown; archivePaused: unknown });
+
+const collect = (d: SeedDelivery, listing: unknown, at: string) => {
+  const { connectors, skipped } = parseListing(listing);
+  assert.deepEqual(skipped, []);
+  return connectors.map((s) => connectorEvent(d.name('seed-<t>'), s, { kafkaNamespace: `kafka://${d.spell(CONNECT_BOOTSTRAP)}`, knownTopics: [] }, new Date(at)));
+};
+
+/**
+ * What the Kafka Connect collector makes of the seed stack's real Connect worker (its REST listing
+ * captured by `npm run seed-stack` in connect-rest.json: Debezium's shop-cdc and the FileStreamSink
+ * orders-archive, running, then the archive paused), ingested beside the producers' captures. (The
+ * polling loop against a live worker is the kafka tier's.)
+ */
+describe('the Kafka Connect collector on the seed stack\'s Connect worker', () => {
+  it('adds the archive sink no producer reports, with its topic in and its file out, and leaves Debezium to its own integration', async () => {
+    const out = collect(plain, connectCapture(plain).running, '2026-12-02T04:00:00.000Z');
+    assert.deepEqual(out.map((e) => [e.lineage.status, (e.event as any).job.name]).sort(), [['MAPPED', 'orders-archive'], ['SELF_REPORTED', 'shop-cdc']]);
+    const sent = out.filter((e) => e.lineage.status !== 'SELF_REPORTED').map((e) => e.event);
+    const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(sent), { 'Tributary-Wait': 'projected' });
+    assert.equal(res.body.summary.failed, 0, JSON.stringify(res.body));
+    const sink = jobId(plain.name('kafka-connect://seed-<t>'), 'orders-archive');
+    const topic = plain.name('dataset:kafka%3A//<h1>%3A19092:pg.shop.orders');
+    const archive = datasetId('file', plain.name('<wd>/archive/orders.jsonl'));
+    const q = await svc.graphql(
+      `query($sink: ID!, $topic: ID!) {
+        job(id: $sink) { jobType integration processingType inputs { id } outputs { id } latestRun { state facets } }
+        blastRadius(nodeId: $topic, depth: 3) { items { id distance } }
+      }`,
+      { sink, topic },
+    );
+    assert.equal(q.errors, undefined, JSON.stringify(q.errors));
+    const job = q.data.job;
+    assert.deepEqual([job.jobType, job.integration, job.processingType], ['SINK_CONNECTOR', 'KAFKA_CONNECT', 'STREAMING']);
+    // The worker's bootstrap list is the one Debezium names its topic by: one dataset.
+    assert.deepEqual(job.inputs.map((x: any) => x.id), [topic]);
+    assert.deepEqual(job.outputs.map((x: any) => x.id), [archive]);
+    assert.equal(job.latestRun.state, 'RUNNING');
+    assert.deepEqual(job.latestRun.facets.kafkaConnect.lineage, 'MAPPED');
+    const reached = q.data.blastRadius.items.map((i: any) => `${i.distance} ${i.id}`);
+    assert.ok(reached.includes(`1 ${sink}`) && reached.includes(`2 ${archive}`), reached.join('\n'));
+    // Debezium's task job (pg.0) stays the only job of that connector: the collector made none.
+    const dbz = await svc.graphql(`query($a: ID!, $b: ID!) { collected: job(id: $a) { id } own: job(id: $b) { id } }`, {
+      a: jobId(plain.name('kafka-connect://seed-<t>'), 'shop-cdc'),
+      b: plain.name('job:debezium-<t>:pg.0'),
+    });
+    assert.deepEqual(dbz.data, { collected: null, own: { id: plain.name('job:debezium-<t>:pg.0') } });
+  });
+
+  it('the paused archive connector: its run goes on (the same run id), saying PAUSED', async () => {
+    const running = collect(plain, connectCapture(plain).running, '2026-12-02T04:00:00.000Z').find((e) => (e.event as any).job.name === 'orders-archive')!;
+    const paused = collect(plain, connectCapture(plain).archivePaused, '2026-12-02T04:01:00.000Z').find((e) => (e.event as any).job.name === 'orders-archive')!;
+    assert.equal(paused.runId, running.runId);
+    assert.equal(paused.state, 'PAUSED');
+    const res = await svc.post('/api/v1/lineage', JSON.stringify(paused.event), { 'Tributary-Wait': 'projected' });
+    assert.ok(res.status < 300, JSON.stringify(res.body));
+    const q = await svc.graphql(`query($id: ID!) { job(id: $id) { latestRun { state facets } } }`, { id: jobId(plain.name('kafka-connect://seed-<t>'), 'orders-archive') });
+    assert.equal(q.data.job.latestRun.facets.kafkaConnect.state, 'PAUSED');
+    assert.deepEqual(q.data.job.latestRun.facets.kafkaConnect.tasks, [{ id: 0, state: 'PAUSED' }]);
   });
 });

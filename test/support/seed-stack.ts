@@ -20,6 +20,8 @@ export interface SeedDelivery {
   events: Record<string, unknown>[];
   /** The delivery's spelling of a capture string written with placeholders (<wd>, <h1>, <h2>, <t>). */
   name(text: string): string;
+  /** The delivery's spelling of raw captured text (another capture of the run: connect-rest.json). */
+  spell(raw: string): string;
   label<T>(value: T): T;
 }
 
@@ -76,6 +78,7 @@ export function seedDelivery(tag: string): SeedDelivery {
     tag,
     events,
     name: (s) => forward.reduce((acc, [from, to]) => acc.split(from).join(to), s),
+    spell: rewrite,
     label: <T>(value: T) => walk(value) as T,
   };
 }
