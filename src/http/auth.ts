@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { FastifyRequest } from 'fastify';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import { z } from 'zod';
-import { ConfigError, describeIssues, parseSettingsDocument, type Config } from '../config';
+import { ConfigError, type Config } from '../config';
+import { describeIssues, parseSettingsDocument } from '../settings-file';
 import { forbidden, limitExceeded, unauthenticated, type AppError } from '../errors';
 import { AuthFailures } from './auth-failures';
 

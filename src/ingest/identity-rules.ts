@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError, describeIssues, parseSettingsDocument } from '../config';
+import { ConfigError } from '../config';
+import { describeIssues, parseSettingsDocument } from '../settings-file';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { IdentityRuleKind } from '../lineage/types';

@@ -14,43 +14,12 @@ import { comparePositions, type Spool, type SpoolPosition } from './spool';
 import { storedEventRow } from './stored-event';
 import { validateEvent } from './validate';
 import { ProjectionWriter } from './writer';
+import { DEFAULT_PROJECTOR, type ProjectorOptions } from './projector-options';
 
-export interface ProjectorOptions {
-  /** Events per projection transaction, at most. */
-  batch: number;
-  /**
-   * JSON text (characters) per projection transaction, at most; an event larger than this is a
-   * transaction of its own. The message to Neo4j is about two to three times this (the text, the
-   * facets as JSON, the plan).
-   */
-  batchBytes: number;
-  /** Validated events held in memory; beyond it the projector reads them back from the spool. */
-  maxQueued: number;
-  /** Estimated heap bytes (batching.ts memoryOf) of the validated events held in memory, at most; beyond, as `maxQueued`. */
-  maxQueuedBytes: number;
-  /** How long the database may take to answer the probe after a failed batch (probe.ts) before it counts as down. */
-  probeTimeoutMs: number;
-  /** How often an idle projector looks again (legacy Pending events, the spool). */
-  idleMs: number;
-  /**
-   * How long the first event of a batch smaller than `batch` may wait for others, unless a client
-   * waits for its projection: fewer, larger transactions leave more of the CPU to acknowledging.
-   */
-  lingerMs: number;
-}
+export { DEFAULT_PROJECTOR, type ProjectorOptions } from './projector-options';
 
 /** How often an idle projector looks for events an earlier version left Pending in Neo4j. */
 const LEGACY_EVERY_MS = 2_000;
-
-export const DEFAULT_PROJECTOR: ProjectorOptions = {
-  batch: 500,
-  batchBytes: 16 * 2 ** 20,
-  maxQueued: 5_000,
-  maxQueuedBytes: 256 * 2 ** 20,
-  probeTimeoutMs: 5_000,
-  idleMs: 1_000,
-  lingerMs: 500,
-};
 
 /** Attempts for one event that fails as if the database were unavailable while the probe finds it up, before it is labelled ProjectionFailed. */
 const SINGLE_ATTEMPTS = 3;
