@@ -1,6 +1,6 @@
 import type { IngestItem, IngestOutcome } from '../ingest/ingestor';
 import type { Logger } from '../log';
-import { connectorEvent, endEvent, parseListing, type ConnectorSnapshot } from './events';
+import { connectorEvent, endEvent, parseListing } from './events';
 
 /**
  * The Kafka Connect collector: every `intervalMs`, for each Connect cluster, one
@@ -101,7 +101,7 @@ export class KafkaConnectCollector {
       const e = connectorEvent(c.name, s, { kafkaNamespace: c.kafkaNamespace, knownTopics }, at);
       if (e.lineage.status === 'UNKNOWN') unknown++;
       if (e.lineage.status === 'SELF_REPORTED') continue;
-      const fingerprint = fingerprintOf(s, e.event);
+      const fingerprint = fingerprintOf(e.event);
       const before = last.get(s.name);
       if (before && before.runId !== e.runId) events.push(endEvent(c.name, s.name, before.runId, 'RECONFIGURED', at));
       if (!before || before.fingerprint !== fingerprint) events.push(e.event);
@@ -144,9 +144,9 @@ export class KafkaConnectCollector {
 }
 
 /** What a round compares: the event without its time. */
-function fingerprintOf(s: ConnectorSnapshot, event: Record<string, unknown>): string {
+function fingerprintOf(event: Record<string, unknown>): string {
   const { eventTime: _t, ...rest } = event;
-  return `${s.name}\u0000${JSON.stringify(rest)}`;
+  return JSON.stringify(rest);
 }
 
 /** The body as text, refusing more than `max` bytes (the rest is not read) or a body slower than `timeoutMs`. */

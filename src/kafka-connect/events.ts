@@ -52,10 +52,12 @@ const uuidFrom = (seed: string) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
+/** Connector configuration keys holding secrets (passwords, JAAS configs, keys, tokens): never kept or hashed. */
+export const isSecretKey = (key: string): boolean => /password|secret|credential|sasl\.jaas|api\.key|token|private/i.test(key);
+
 /** The configuration that decides lineage: everything but secrets, sorted (a password change is no new run). */
-const SECRET_KEY = /password|secret|credential|sasl\.jaas|api\.key|token|private/i;
 export function lineageConfig(config: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(config).filter(([k]) => !SECRET_KEY.test(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(config).filter(([k]) => !isSecretKey(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 export const jobNamespace = (cluster: string) => `kafka-connect://${cluster}`;

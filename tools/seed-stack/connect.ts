@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { javaExecutable, mavenClasspath } from '../../src/graph/embedded/provision';
+import { isSecretKey } from '../../src/kafka-connect/events';
 import { bootstrap, jobNamespaces, names, ports, postgres as pgContract, seedSource, workDir, type Log } from './contract';
 import { publicationName, type SeedPostgres } from './postgres';
 import { requireFree, spawnLogged, waitUntil, type Child } from './proc';
@@ -40,15 +41,12 @@ export interface ConnectRestCapture {
   masked: string[];
 }
 
-/** Config keys whose values a capture must not keep (passwords, secrets, JAAS configs, keys). */
-const SECRET_KEY = /password|secret|credential|sasl\.jaas|api\.key|token|private/i;
-
 function maskSecrets(answer: unknown, masked: Set<string>): unknown {
   if (!answer || typeof answer !== 'object') return answer;
   if (Array.isArray(answer)) return answer.map((x) => maskSecrets(x, masked));
   return Object.fromEntries(
     Object.entries(answer as Record<string, unknown>).map(([k, v]) => {
-      if (SECRET_KEY.test(k) && typeof v === 'string') {
+      if (isSecretKey(k) && typeof v === 'string') {
         masked.add(k);
         return [k, '********'];
       }
