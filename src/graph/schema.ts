@@ -48,9 +48,30 @@ function parseSchemaFiles(dir: string): { statements: SchemaStatement[]; waits: 
   return { statements, waits };
 }
 
+/**
+ * Runs every statement. `IF NOT EXISTS` is not atomic across sessions: when another process (a
+ * second replica, a parallel test file) creates the same rule at the same moment, Neo4j refuses
+ * ours as already existing. That rule is what the statement asks for, so it counts as applied.
+ */
 export async function applySchema(executor: Executor, statements: SchemaStatement[], waits: string[] = loadSchemaWaits()): Promise<void> {
-  for (const s of statements) await executor.schema(s.text);
+  for (const s of statements) {
+    await executor.schema(s.text).catch((err: unknown) => {
+      if (!createdConcurrently(err)) throw err;
+    });
+  }
   for (const w of waits) await executor.schema(w);
+}
+
+const ALREADY_EXISTS = new Set([
+  'Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists',
+  'Neo.ClientError.Schema.ConstraintAlreadyExists',
+  'Neo.ClientError.Schema.IndexAlreadyExists',
+]);
+
+/** Neo4j's refusal of a schema rule because the same one exists (created meanwhile by another session). */
+export function createdConcurrently(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && ALREADY_EXISTS.has(code);
 }
 
 export async function isSchemaApplied(executor: Executor, statements: SchemaStatement[]): Promise<boolean> {

@@ -6,6 +6,7 @@ import { datasetId } from '../../src/ids';
 import type { Logger } from '../../src/log';
 import { Executor } from '../../src/graph/executor';
 import { loadQueries } from '../../src/graph/queries';
+import { applySchema, createdConcurrently, isSchemaApplied } from '../../src/graph/schema';
 import { startService, type TestService } from '../support/app';
 
 let svc: TestService;
@@ -50,5 +51,28 @@ describe('the executor names its transactions and queries', () => {
     assert.equal(line!.rows, 0);
     assert.equal(typeof line!.ms, 'number');
     assert.doesNotMatch(JSON.stringify(lines), /secret-name/);
+  });
+});
+
+describe('the schema, applied by several processes at once', () => {
+  it('counts a rule another session created at the same moment as applied (IF NOT EXISTS is not atomic across sessions)', async () => {
+    const tag = `race_${process.pid}_${Date.now()}`;
+    const statements = Array.from({ length: 4 }, (_, i) => ({ name: `${tag}_${i}`, text: `CREATE INDEX ${tag}_${i} IF NOT EXISTS FOR (n:SchemaRace_${tag}) ON (n.p${i})` }));
+    const session = svc.app.driver.session();
+    try {
+      // Twelve appliers at once, as replicas or parallel test files starting on a fresh database.
+      const outcomes = await Promise.allSettled(Array.from({ length: 12 }, () => applySchema(svc.app.executor, statements, [])));
+      assert.deepEqual(outcomes.filter((o) => o.status === 'rejected').map((o) => String((o as PromiseRejectedResult).reason)), []);
+      assert.equal(await isSchemaApplied(svc.app.executor, statements), true);
+    } finally {
+      for (const s of statements) await session.run(`DROP INDEX ${s.name} IF EXISTS`);
+      await session.close();
+    }
+  });
+
+  it('still fails on any other schema error', async () => {
+    await assert.rejects(applySchema(svc.app.executor, [{ name: 'bad', text: 'CREATE INDEX bad_index IF NOT EXISTS FOR (n:X) ON' }], []));
+    assert.equal(createdConcurrently({ code: 'Neo.ClientError.Statement.SyntaxError' }), false);
+    assert.equal(createdConcurrently(null), false);
   });
 });
