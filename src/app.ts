@@ -55,6 +55,8 @@ export interface App {
   /** Coverage-drop alerts to TRIBUTARY_ALERT_WEBHOOK (src/http/coverage-alerts.ts); null when not configured. */
   alerts: CoverageAlerts | null;
   metrics: Metrics;
+  /** The identity rules in force (TRIBUTARY_IDENTITY_RULES). */
+  rules: IdentityRules;
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
   warmUp: Core['warmUp'];
   close(): Promise<void>;
@@ -246,6 +248,7 @@ export async function createApp(
       metrics,
       gauges,
       alerts,
+      rules,
       warmUp,
       close: async () => {
         await gauges.stop();

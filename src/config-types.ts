@@ -97,6 +97,18 @@ export interface Config {
   gauges: { intervalS: number; maxSeries: number };
   /** Coverage-drop alerts (src/http/coverage-alerts.ts); null: off. */
   alerts: AlertSettings | null;
+  /** The Kafka Connect collector (src/kafka-connect/); null: off (TRIBUTARY_KAFKA_CONNECT_URLS unset). */
+  kafkaConnect: KafkaConnectSettings | null;
+}
+
+export interface KafkaConnectSettings {
+  /** name: the job namespace's part (kafka-connect://<name>); bootstrap: the Kafka servers its workers use. */
+  clusters: { name: string; url: string; bootstrap: string }[];
+  /** YAML: cluster name → {username, password} (src/kafka-connect/credentials.ts). */
+  credentialsFile?: string;
+  intervalMs: number;
+  timeoutMs: number;
+  maxBodyBytes: number;
 }
 
 export interface AlertSettings {

@@ -11,6 +11,8 @@ import { authFromConfig, newToken } from './http/auth';
 import { addOpsRoutes, answerErrorsAsJson } from './http/server';
 import { readTls } from './http/tls';
 import { KafkaWorker } from './ingest/kafka-worker';
+import type { KafkaConnectCollector } from './kafka-connect/collector';
+import { createConnectCollector } from './kafka-connect/service';
 import { ingestNdjson } from './ingest/ndjson';
 import { reproject } from './ingest/reproject';
 import { createLogger, type Logger } from './log';
@@ -18,9 +20,10 @@ import { Metrics } from './metrics';
 
 /**
  * Entry point. Commands:
- *   (none) | serve   API on PORT, plus the Kafka worker when KAFKA_BROKERS is set
- *   api              API only (no Kafka worker)
- *   worker           Kafka worker only (health and /metrics on PORT); needs KAFKA_BROKERS
+ *   (none) | serve   API on PORT, plus the Kafka worker when KAFKA_BROKERS is set and the Kafka
+ *                    Connect collector when TRIBUTARY_KAFKA_CONNECT_URLS is
+ *   api              API only (no Kafka worker, no collector)
+ *   worker           Kafka worker and collector only (health and /metrics on PORT); needs KAFKA_BROKERS
  *   neo4j            only the embedded Neo4j, until Ctrl-C (prints its bolt URI)
  *   ingest [F|-]     NDJSON events from file F or stdin; progress on stderr, summary on stdout;
  *                    exit 3 when some events were rejected
@@ -43,11 +46,13 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   let closeHttp: (() => Promise<unknown>) | null = null;
   let core: Core | null = null;
   let worker: KafkaWorker | null = null;
+  let collector: KafkaConnectCollector | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
+    await collector?.stop();
     await worker?.stop();
     await closeHttp?.().catch((err) => log.error('error closing the service', { error: err }));
     await core?.liveness.stop();
@@ -67,6 +72,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   const metrics = new Metrics();
   let ingestor: Core['ingestor'];
   let warmUp: Core['warmUp'];
+  let graph: Pick<Core, 'executor' | 'rules'>;
   if (shape === 'worker') {
     const c = (core = await createCore(config, log, metrics, health));
     const ops = Fastify({ logger: false, ...(tls ? { https: tls } : {}) }) as unknown as FastifyInstance;
@@ -83,6 +89,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     closeHttp = () => ops.close();
     ingestor = c.ingestor;
     warmUp = c.warmUp;
+    graph = c;
   } else {
     // Not ready while a Kafka partition is stuck (KAFKA_STUCK_MS); the worker starts below.
     const app: App = await createApp(config, log, metrics, health, () => !worker || worker.stuck().length === 0);
@@ -90,10 +97,16 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     closeHttp = () => app.close();
     ingestor = app.ingestor;
     warmUp = app.warmUp;
+    graph = app;
   }
   if (config.kafka && shape !== 'api') {
     worker = new KafkaWorker(config.kafka, ingestor, log, metrics);
     await worker.start();
+  }
+  // Where background ingestion runs (not on stateless API replicas).
+  if (config.kafkaConnect && shape !== 'api') {
+    collector = createConnectCollector(config.kafkaConnect, { ingestor, executor: graph.executor, rules: graph.rules, metrics, log });
+    collector.start();
   }
   log.info('Tributary running', {
     shape,
@@ -101,6 +114,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     neo4j: config.neo4j!.uri,
     embedded: embedded !== null,
     kafka: worker ? { topic: config.kafka!.topic, group: config.kafka!.groupId } : null,
+    kafkaConnect: collector ? config.kafkaConnect!.clusters.map((c) => `${c.name}=${c.url}`) : null,
   });
   // In the background: requests are served meanwhile (those arriving first may compile a plan).
   if (config.planWarmUp !== 'off') void warmUp(config.planWarmUp === 'first');

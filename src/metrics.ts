@@ -12,7 +12,9 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * (src/http/coverage-gauges.ts): tributary_lineage_coverage_ratio{namespace,engine},
  * tributary_lineage_edges{granularity,namespace,engine}, tributary_lineage_breaks{kind},
  * tributary_lineage_gauges_refreshed_timestamp_seconds; coverage-drop alerts (src/http/coverage-alerts.ts):
- * tributary_alerts_total{outcome}, tributary_alert_checks_total{outcome}.
+ * tributary_alerts_total{outcome}, tributary_alert_checks_total{outcome}; the Kafka Connect collector
+ * (src/kafka-connect/): tributary_kafka_connect_rounds_total{cluster,outcome},
+ * tributary_kafka_connect_connectors{cluster,lineage}, tributary_kafka_connect_events_total{cluster}.
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -139,6 +141,25 @@ export class Metrics {
     name: 'tributary_alert_checks_total',
     help: 'Scheduled coverage-drop checks by outcome: quiet (nothing to report), alerted, baseline (first check: nothing to compare with), failed',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly connectRounds = new Counter({
+    name: 'tributary_kafka_connect_rounds_total',
+    help: 'Kafka Connect collector rounds per cluster by outcome: ok, or why the round failed (UNREACHABLE, TIMEOUT, HTTP_ERROR, TOO_LARGE, GARBAGE, INGEST_FAILED)',
+    labelNames: ['cluster', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly connectConnectors = new Gauge({
+    name: 'tributary_kafka_connect_connectors',
+    help: 'Connectors of each Kafka Connect cluster at its last good round, by lineage: mapped (from the configuration), unknown (a class Tributary does not map), all',
+    labelNames: ['cluster', 'lineage'] as const,
+    registers: [this.registry],
+  });
+  readonly connectEvents = new Counter({
+    name: 'tributary_kafka_connect_events_total',
+    help: 'OpenLineage events the Kafka Connect collector sent into ingestion (changes only), per cluster',
+    labelNames: ['cluster'] as const,
     registers: [this.registry],
   });
 

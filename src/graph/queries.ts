@@ -72,6 +72,8 @@ export enum Query {
   DatasetsByLastSeen = 'browse/datasets-by-last-seen',
   JobsByName = 'browse/jobs-by-name',
   JobsByLastSeen = 'browse/jobs-by-last-seen',
+  KnownTopics = 'kafka-connect/known-topics',
+  ConnectorRuns = 'kafka-connect/connector-runs',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

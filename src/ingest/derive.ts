@@ -25,7 +25,15 @@ export const DATASET_DERIVED: Record<string, Derivation> = {
   datasetType: { datasetType: (f) => str(f.datasetType) },
 };
 
+/**
+ * Tributary's job facet for a job that no longer runs (a deleted Kafka Connect connector; facet
+ * `{reason, lastRunId, at}`): while it is the job's latest, none of the job's inputs and outputs
+ * is current (refresh-current-io.cypher). A later event deleting it (`_deleted: true`) revives the job.
+ */
+export const RETIRED_FACET = 'retired';
+
 export const JOB_DERIVED: Record<string, Derivation> = {
+  [RETIRED_FACET]: { retiredAt: (f) => str(f.at) ?? 'unknown' },
   documentation: { description: (f) => str(f.description) },
   jobType: { integration: (f) => str(f.integration), processingType: (f) => str(f.processingType), jobType: (f) => str(f.jobType) },
   ownership: { owners },

@@ -14,6 +14,7 @@ import type { SpoolPosition } from './spool';
 import { validateEvent, type ValidEvent } from './validate';
 import { ProjectionWriter } from './writer';
 import { refreshJobVersions } from './versions';
+import { RETIRED_FACET } from './derive';
 import { METADATA_COLUMNS } from '../lineage/metadata-columns';
 
 /**
@@ -253,7 +254,8 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
     outputs: withFacets(p.outputs).filter((r) => r.runId !== null),
   };
   run(Query.MergeFacets, facets, Object.values(facets).some((l) => l.length > 0));
-  const ioJobs = p.jobs.filter((j) => j.ioAt !== null).map((j) => j.id);
+  // A job's current IO changes with its IO reports, and with its retirement (derive.ts RETIRED_FACET).
+  const ioJobs = [...new Set(p.jobs.filter((j) => j.ioAt !== null || j.facets.some((f) => f.key === RETIRED_FACET)).map((j) => j.id))];
   run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
   // Coverage figures change where an output edge, a field, column lineage or a symlink was written,
   // and where a storage facet (which says which fields are metadata columns) was.

@@ -1,13 +1,16 @@
 import type { IngestItem, IngestOutcome } from '../ingest/ingestor';
 import type { Logger } from '../log';
-import { connectorEvent, endEvent, parseListing } from './events';
+import { configHashOf, connectorEvent, endEvent, parseListing, runIdOf, runState, type ConnectorSnapshot } from './events';
+import type { MappingContext } from './mapping';
 
 /**
  * The Kafka Connect collector: every `intervalMs`, for each Connect cluster, one
  * `GET /connectors?expand=info&expand=status`, turned into OpenLineage events (events.ts) that go
  * through the normal ingestion path. Only what changed is sent: a connector's event when its run,
- * state, tasks or lineage differ from what this process last sent; the end of a run when its
- * connector is gone or runs another configuration.
+ * state, tasks or lineage differ from what was last sent; the end of a run when its connector is
+ * gone or runs another configuration. What was last sent starts from the graph (`restore`: each
+ * connector job's latest run), so a restarted collector ends the runs of connectors deleted while
+ * it was away and continues each run chain (events.ts runIdOf) instead of starting a new one.
  *
  * Contract: a cluster that is down, slow (`timeoutMs`), answers an error, garbage or more than
  * `maxBodyBytes` costs that cluster's round only: logged, counted, retried next round, and what
@@ -33,6 +36,8 @@ export interface CollectorOptions {
   ingest(items: IngestItem[]): Promise<IngestOutcome[]>;
   /** Topic names Tributary knows under a Kafka namespace (for `topics.regex`). */
   knownTopics(kafkaNamespace: string): Promise<string[]>;
+  /** The latest run of each connector job of a cluster that is not retired, as stored (none: start empty). */
+  restore?(cluster: string): Promise<Map<string, LastRun>>;
   log?: Logger;
   /** Called once per cluster round with its outcome (for /metrics). */
   onRound?(cluster: string, outcome: RoundOutcome): void;
@@ -42,9 +47,18 @@ export type RoundOutcome =
   | { ok: true; connectors: number; sent: number; skipped: number; unknown: number }
   | { ok: false; reason: 'UNREACHABLE' | 'TIMEOUT' | 'HTTP_ERROR' | 'TOO_LARGE' | 'GARBAGE' | 'INGEST_FAILED'; message: string };
 
-interface Sent {
+/** A connector's latest run as the graph has it. */
+export interface LastRun {
   runId: string;
-  fingerprint: string;
+  /** Its configHash (kafkaConnect run facet); null when unknown. */
+  configHash: string | null;
+  /** The run has ended (COMPLETE, FAIL, ABORT). */
+  ended: boolean;
+}
+
+interface Sent extends LastRun {
+  /** The last event sent for it, without its time; null when restored (the next round resends). */
+  fingerprint: string | null;
 }
 
 export class KafkaConnectCollector {
@@ -93,21 +107,18 @@ export class KafkaConnectCollector {
     const { connectors, skipped } = parseListing(fetched.body);
     if (connectors.length === 0 && skipped.length === 1 && skipped[0]!.name === '(answer)') return { ok: false, reason: 'GARBAGE', message: skipped[0]!.reason };
     const knownTopics = connectors.some((s) => s.config['topics.regex'] !== undefined) ? await this.opts.knownTopics(c.kafkaNamespace) : [];
-    const last = this.sent.get(c.name) ?? new Map<string, Sent>();
+    const last = this.sent.get(c.name) ?? (await this.restored(c.name));
     const next = new Map<string, Sent>();
     const events: Record<string, unknown>[] = [];
     let unknown = 0;
     for (const s of connectors) {
-      const e = connectorEvent(c.name, s, { kafkaNamespace: c.kafkaNamespace, knownTopics }, at);
-      if (e.lineage.status === 'UNKNOWN') unknown++;
-      if (e.lineage.status === 'SELF_REPORTED') continue;
-      const fingerprint = fingerprintOf(e.event);
-      const before = last.get(s.name);
-      if (before && before.runId !== e.runId) events.push(endEvent(c.name, s.name, before.runId, 'RECONFIGURED', at));
-      if (!before || before.fingerprint !== fingerprint) events.push(e.event);
-      next.set(s.name, { runId: e.runId, fingerprint });
+      const step = nextStep(c.name, s, last.get(s.name), { kafkaNamespace: c.kafkaNamespace, knownTopics }, at);
+      if (step.unknown) unknown++;
+      events.push(...step.events);
+      if (step.sent) next.set(s.name, step.sent);
     }
-    for (const [name, before] of last) if (!next.has(name)) events.push(endEvent(c.name, name, before.runId, 'DELETED', at));
+    const present = new Set(connectors.map((s) => s.name));
+    for (const [name, before] of last) if (!present.has(name)) events.push(endEvent(c.name, name, before.runId, 'DELETED', at, before.ended));
     if (events.length) {
       const outcomes = await this.opts.ingest(events.map((value) => ({ raw: JSON.stringify(value), value })));
       const failed = outcomes.find((o) => !o.ok);
@@ -116,6 +127,13 @@ export class KafkaConnectCollector {
     }
     this.sent.set(c.name, next);
     return { ok: true, connectors: connectors.length, sent: events.length, skipped: skipped.length, unknown };
+  }
+
+  /** What the graph says was last sent for a cluster; empty when it cannot say (the round then resends all). */
+  private async restored(cluster: string): Promise<Map<string, Sent>> {
+    if (!this.opts.restore) return new Map();
+    const runs = await this.opts.restore(cluster);
+    return new Map([...runs].map(([name, r]) => [name, { ...r, fingerprint: null }]));
   }
 
   private async fetchListing(c: ConnectCluster): Promise<{ ok: true; body: unknown } | Extract<RoundOutcome, { ok: false }>> {
@@ -141,6 +159,33 @@ export class KafkaConnectCollector {
       return { ok: false, reason: 'GARBAGE', message: `GET ${url} answered no JSON (${text.slice(0, 80).replace(/\s+/g, ' ')}…)` };
     }
   }
+}
+
+/**
+ * What one connector's snapshot sends, given its last run: nothing when nothing changed; its run's
+ * event; or the end of the last run (a new configuration) and the first event of the next. A
+ * failed run is ended (FAIL) and a recovery starts the next run; a connector Tributary leaves to
+ * its own OpenLineage integration (SELF_REPORTED) sends nothing and is not remembered.
+ */
+function nextStep(cluster: string, s: ConnectorSnapshot, before: Sent | undefined, ctx: MappingContext, at: Date): { events: Record<string, unknown>[]; sent: Sent | null; unknown: boolean } {
+  const configHash = configHashOf(s.config);
+  const failed = runState(s).state === 'FAILED';
+  const sameRun = before !== undefined && before.configHash === configHash && (!before.ended || failed);
+  const runId = sameRun ? before.runId : runIdOf(cluster, s, before?.runId ?? null);
+  const e = connectorEvent(cluster, s, ctx, at, { runId });
+  if (e.lineage.status === 'SELF_REPORTED') {
+    // Its own integration reports it from now on: a run this collector had open is complete.
+    const events = before && !before.ended ? [endEvent(cluster, s.name, before.runId, 'RECONFIGURED', at)] : [];
+    return { events, sent: null, unknown: false };
+  }
+  const unknown = e.lineage.status === 'UNKNOWN';
+  const fingerprint = fingerprintOf(e.event);
+  const sent: Sent = { runId, configHash, ended: failed, fingerprint };
+  // A run that ended stays ended: a failed run that fails again sends nothing new.
+  if (sameRun && (before.fingerprint === fingerprint || (before.ended && failed && before.fingerprint === null))) return { events: [], sent, unknown };
+  const events = before && !sameRun && !before.ended ? [endEvent(cluster, s.name, before.runId, 'RECONFIGURED', at)] : [];
+  events.push(e.event);
+  return { events, sent, unknown };
 }
 
 /** What a round compares: the event without its time. */

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
+import { RETIRED_FACET } from '../ingest/derive';
 import { connectorLineage, type ConnectorLineage, type MappingContext } from './mapping';
 
 /**
  * OpenLineage events for Kafka Connect connectors, as the collector sends them through the normal
  * ingestion path: one streaming job per connector (namespace `kafka-connect://<cluster>`, name the
- * connector's), one run per lineage-relevant configuration (a changed configuration is a new run;
- * the old one is ended), its state from the connector and its tasks.
+ * connector's), one run per incarnation: a changed configuration ends the run (COMPLETE) and starts
+ * another, a failure ends it (FAIL) and a recovery starts another, a deleted connector's run is
+ * ABORTed and its job retired (the `retired` job facet: its lineage is no longer current).
  *
  * Contract: deterministic. The same snapshot at the same time gives byte-identical events (so a
- * repeated round stores nothing new); ids come from the cluster, the connector and a hash of its
- * configuration, never from time or chance.
+ * repeated round stores nothing new); a run id comes from the cluster, the connector, a hash of its
+ * configuration and the run it follows (none for the first), never from time or chance, so a
+ * restarted collector that reads the latest run back from the graph continues the same chain.
  */
 
 /** Tributary's own producer URI (OpenLineage `producer`) for what the collector sends. */
@@ -62,9 +65,17 @@ export function lineageConfig(config: Record<string, string>): Record<string, st
 
 export const jobNamespace = (cluster: string) => `kafka-connect://${cluster}`;
 
-export function runIdOf(cluster: string, s: Pick<ConnectorSnapshot, 'name' | 'config'>): string {
-  return uuidFrom(`${cluster}\u0000${s.name}\u0000${JSON.stringify(lineageConfig(s.config))}`);
+/** A short hash of the configuration that decides lineage (recorded on each run as `configHash`). */
+export function configHashOf(config: Record<string, string>): string {
+  return createHash('sha256').update(JSON.stringify(lineageConfig(config))).digest('hex').slice(0, 16);
 }
+
+/** The run of this configuration that follows `previous` (a run id; null for a connector's first run). */
+export function runIdOf(cluster: string, s: Pick<ConnectorSnapshot, 'name' | 'config'>, previous: string | null = null): string {
+  return uuidFrom(`${cluster}\u0000${s.name}\u0000${configHashOf(s.config)}\u0000${previous ?? ''}`);
+}
+
+const RETIRED_SCHEMA = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect/RetiredJobFacet.json';
 
 export interface ConnectorEvents {
   runId: string;
@@ -73,11 +84,14 @@ export interface ConnectorEvents {
   event: Record<string, unknown>;
 }
 
-/** The event that says what the connector is now (RUNNING, or FAIL with the trace's first line). */
-export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: MappingContext, at: Date): ConnectorEvents {
+/**
+ * The event that says what the connector is now (RUNNING, or FAIL with the trace's first line), in
+ * the run that follows `previous` (see runIdOf), or in `runId` when given (the run goes on).
+ */
+export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: MappingContext, at: Date, run: { runId: string } | { previous: string | null } = { previous: null }): ConnectorEvents {
   const lineage = connectorLineage(s.config, ctx);
   const { state, trace } = runState(s);
-  const runId = runIdOf(cluster, s);
+  const runId = 'runId' in run ? run.runId : runIdOf(cluster, s, run.previous);
   const runFacets: Record<string, unknown> = {
     kafkaConnect: {
       _producer: COLLECTOR_PRODUCER,
@@ -85,6 +99,7 @@ export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: Mappi
       cluster,
       connector: s.name,
       connectorClass: s.config['connector.class'] ?? null,
+      configHash: configHashOf(s.config),
       state,
       tasks: s.tasks.map((t) => ({ id: t.id, state: t.state })),
       mapping: lineage.mapping,
@@ -118,6 +133,8 @@ export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: Mappi
           integration: 'KAFKA_CONNECT',
           jobType: s.type === 'source' ? 'SOURCE_CONNECTOR' : s.type === 'sink' ? 'SINK_CONNECTOR' : 'CONNECTOR',
         },
+        // A connector created again under a deleted one's name un-retires its job (the later facet wins).
+        [RETIRED_FACET]: { _deleted: true },
       },
     },
     inputs: lineage.inputs.map((d) => ({ ...d })),
@@ -126,17 +143,23 @@ export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: Mappi
   return { runId, lineage, state, event };
 }
 
-/** The event that ends a run: its connector is gone or runs another configuration now. */
-export function endEvent(cluster: string, connector: string, runId: string, why: 'DELETED' | 'RECONFIGURED', at: Date): Record<string, unknown> {
+/**
+ * The event that ends a run: its connector runs another configuration now (COMPLETE), or is gone
+ * (ABORT, and the job retired). A deleted connector whose run had already ended (FAIL) gets a
+ * JobEvent that retires its job alone.
+ */
+export function endEvent(cluster: string, connector: string, runId: string, why: 'DELETED' | 'RECONFIGURED', at: Date, runEnded = false): Record<string, unknown> {
+  const job: Record<string, unknown> = { namespace: jobNamespace(cluster), name: connector };
+  if (why === 'DELETED') {
+    job.facets = { [RETIRED_FACET]: { _producer: COLLECTOR_PRODUCER, _schemaURL: RETIRED_SCHEMA, reason: 'the connector was deleted from its Kafka Connect cluster', lastRunId: runId, at: at.toISOString() } };
+  }
+  const base = { eventTime: at.toISOString(), producer: COLLECTOR_PRODUCER, job, inputs: [], outputs: [] };
+  if (why === 'DELETED' && runEnded) return { ...base, schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/JobEvent' };
   return {
-    eventTime: at.toISOString(),
-    producer: COLLECTOR_PRODUCER,
+    ...base,
     schemaURL: SCHEMA_URL,
     eventType: why === 'DELETED' ? 'ABORT' : 'COMPLETE',
     run: { runId, facets: { kafkaConnect: { _producer: COLLECTOR_PRODUCER, _schemaURL: RUN_FACET_SCHEMA, cluster, connector, ended: why } } },
-    job: { namespace: jobNamespace(cluster), name: connector },
-    inputs: [],
-    outputs: [],
   };
 }
 

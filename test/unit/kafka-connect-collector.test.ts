@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { IngestItem, IngestOutcome } from '../../src/ingest/ingestor';
-import { KafkaConnectCollector, type ConnectCluster, type RoundOutcome } from '../../src/kafka-connect/collector';
+import { KafkaConnectCollector, type ConnectCluster, type LastRun, type RoundOutcome } from '../../src/kafka-connect/collector';
 
 /**
  * The collector's rounds against an HTTP server that answers as a Connect worker does, and as a
@@ -40,7 +40,7 @@ const json = (body: unknown): Answer => (_q, res) => {
   res.end(JSON.stringify(body));
 };
 
-function collector(cluster: Partial<ConnectCluster> = {}, limits: { timeoutMs?: number; maxBodyBytes?: number } = {}) {
+function collector(cluster: Partial<ConnectCluster> = {}, limits: { timeoutMs?: number; maxBodyBytes?: number } = {}, restore?: Map<string, LastRun>) {
   const sent: Record<string, any>[] = [];
   const rounds: RoundOutcome[] = [];
   const c = new KafkaConnectCollector({
@@ -54,6 +54,7 @@ function collector(cluster: Partial<ConnectCluster> = {}, limits: { timeoutMs?: 
     },
     knownTopics: async () => ['pg.shop.orders', 'audit'],
     onRound: (_c, o) => rounds.push(o),
+    restore: restore ? async () => restore : undefined,
   });
   return { c, sent, rounds };
 }
@@ -77,6 +78,54 @@ describe('the Kafka Connect collector', () => {
     await c.roundAll();
     assert.deepEqual(sent.map((e) => [e.eventType, e.job.name, e.run.runId === runBefore]), [['COMPLETE', 'archive', true], ['RUNNING', 'archive', false], ['ABORT', 'custom', false]]);
     assert.deepEqual(sent[1]!.outputs, [{ namespace: 'file', name: '/b.jsonl' }]);
+  });
+
+  it('a failed connector ends its run; its recovery, and a configuration that comes back, start new runs', async () => {
+    const { c, sent } = collector();
+    const a = { topics: 'audit', file: '/a' };
+    const rounds = [
+      listing({ archive: { cls: SINK, config: a } }),
+      listing({ archive: { cls: SINK, config: a, state: 'FAILED' } }),
+      listing({ archive: { cls: SINK, config: a, state: 'FAILED' } }),
+      listing({ archive: { cls: SINK, config: a } }),
+      listing({ archive: { cls: SINK, config: { ...a, file: '/b' } } }),
+      listing({ archive: { cls: SINK, config: a } }),
+      listing({ archive: { cls: SINK, config: { ...a, 'openlineage.integration.enabled': 'true' } } }),
+    ];
+    for (const body of rounds) {
+      answer = json(body);
+      await c.roundAll();
+    }
+    const runs = sent.map((e) => `${e.eventType}:${e.run.runId.slice(0, 8)}`);
+    const [r1, r2, r3, r4] = [...new Set(sent.map((e) => e.run.runId))];
+    assert.deepEqual(
+      sent.map((e) => [e.eventType, e.run.runId]),
+      [['RUNNING', r1], ['FAIL', r1], ['RUNNING', r2], ['COMPLETE', r2], ['RUNNING', r3], ['COMPLETE', r3], ['RUNNING', r4], ['COMPLETE', r4]],
+      runs.join(' '),
+    );
+    assert.equal(new Set([r1, r2, r3, r4]).size, 4, 'the configuration that came back is a run of its own');
+  });
+
+  it('starts from what the graph says: a connector deleted while Tributary was away is ended and its job retired; a running one goes on in the same run', async () => {
+    answer = json(listing({ archive: { cls: SINK, config: { topics: 'audit', file: '/a' } } }));
+    const probe = collector();
+    await probe.c.roundAll();
+    const archiveRun = probe.sent[0]!.run.runId as string;
+    const configHash = probe.sent[0]!.run.facets.kafkaConnect.configHash as string;
+    const restore = new Map<string, LastRun>([
+      ['archive', { runId: archiveRun, configHash, ended: false }],
+      ['gone', { runId: '0b2d3f4e-0000-8000-8000-000000000001', configHash: 'x', ended: false }],
+      ['gone-failed', { runId: '0b2d3f4e-0000-8000-8000-000000000002', configHash: 'x', ended: true }],
+    ]);
+    const { c, sent } = collector({}, {}, restore);
+    await c.roundAll();
+    assert.deepEqual(
+      sent.map((e) => [e.eventType ?? 'JobEvent', e.job.name, e.run?.runId ?? null, Boolean(e.job.facets?.retired?.reason)]),
+      [['RUNNING', 'archive', archiveRun, false], ['ABORT', 'gone', '0b2d3f4e-0000-8000-8000-000000000001', true], ['JobEvent', 'gone-failed', null, true]],
+    );
+    sent.length = 0;
+    await c.roundAll();
+    assert.deepEqual(sent, [], 'the restored state is replaced by what was sent');
   });
 
   it('a cluster that is down, hangs, fails, answers garbage, too much or stops mid-answer costs its round only, and ends no run', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kafka, logLevel } from 'kafkajs';
 import { javaExecutable, mavenClasspath } from '../../src/graph/embedded/provision';
 import { isSecretKey } from '../../src/kafka-connect/events';
+import { writeConnectWorkerFiles } from '../kafka/connect-worker';
 import { bootstrap, jobNamespaces, names, ports, postgres as pgContract, seedSource, workDir, type Log } from './contract';
 import { publicationName, type SeedPostgres } from './postgres';
 import { requireFree, spawnLogged, waitUntil, type Child } from './proc';
@@ -56,7 +57,6 @@ function maskSecrets(answer: unknown, masked: Set<string>): unknown {
 }
 
 const workerGroup = 'seed-connect';
-const topics = { configs: 'seed-connect-configs', offsets: 'seed-connect-offsets', status: 'seed-connect-status' };
 
 export async function startConnect(opts: { bootstrap: string; pg: SeedPostgres; openlineageUrl: string; log: Log }): Promise<SeedConnect> {
   await requireFree(ports.connect, 'Kafka Connect REST', 'SEED_CONNECT_PORT');
@@ -67,49 +67,13 @@ export async function startConnect(opts: { bootstrap: string; pg: SeedPostgres; 
   const java = javaExecutable({ searchPath: process.env.PATH ?? '', javaHome: process.env.JAVA_HOME });
   const restUrl = `http://127.0.0.1:${ports.connect}`;
 
-  const workerProps = path.join(home, 'worker.properties');
-  fs.writeFileSync(
-    workerProps,
-    [
-      `bootstrap.servers=${opts.bootstrap}`,
-      `group.id=${workerGroup}`,
-      'key.converter=org.apache.kafka.connect.json.JsonConverter',
-      'value.converter=org.apache.kafka.connect.json.JsonConverter',
-      'key.converter.schemas.enable=false',
-      'value.converter.schemas.enable=false',
-      `config.storage.topic=${topics.configs}`,
-      `offset.storage.topic=${topics.offsets}`,
-      `status.storage.topic=${topics.status}`,
-      'config.storage.replication.factor=1',
-      'offset.storage.replication.factor=1',
-      'status.storage.replication.factor=1',
-      'offset.storage.partitions=1',
-      'status.storage.partitions=1',
-      'offset.flush.interval.ms=2000',
-      `listeners=http://127.0.0.1:${ports.connect}`,
-      'rest.advertised.host.name=127.0.0.1',
-      `rest.advertised.port=${ports.connect}`,
-      // The connectors are on the worker's classpath; nothing to scan elsewhere.
-      'plugin.discovery=only_scan',
-      'scheduled.rebalance.max.delay.ms=0',
-    ].join('\n') + '\n',
-  );
-  const log4j = path.join(home, 'log4j.properties');
-  fs.writeFileSync(
-    log4j,
-    [
-      'log4j.rootLogger=INFO, stdout',
-      'log4j.appender.stdout=org.apache.log4j.ConsoleAppender',
-      'log4j.appender.stdout.layout=org.apache.log4j.PatternLayout',
-      'log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c:%L)%n',
-      'log4j.logger.org.reflections=ERROR',
-      'log4j.logger.org.apache.kafka.clients.consumer.ConsumerConfig=WARN',
-      'log4j.logger.org.apache.kafka.clients.producer.ProducerConfig=WARN',
-      'log4j.logger.org.apache.kafka.clients.admin.AdminClientConfig=WARN',
-      'log4j.logger.io.debezium.openlineage=DEBUG',
-      'log4j.logger.io.openlineage=DEBUG',
-    ].join('\n') + '\n',
-  );
+  const files = writeConnectWorkerFiles(home, {
+    bootstrap: opts.bootstrap,
+    port: ports.connect,
+    group: workerGroup,
+    classpath,
+    debugLoggers: ['io.debezium.openlineage', 'io.openlineage'],
+  });
   // Debezium's OpenLineage client configuration: the HTTP transport to the recorder.
   const openlineageYml = path.join(home, 'openlineage.yml');
   // openlineage-java refuses a url with a path together with an endpoint ("You can't pass both uri
@@ -120,7 +84,7 @@ export async function startConnect(opts: { bootstrap: string; pg: SeedPostgres; 
 
   const child: Child = spawnLogged(
     java,
-    ['-Xms256m', '-Xmx768m', '-XX:+UseSerialGC', `-Dlog4j.configuration=file:${log4j}`, '-cp', classpath, 'org.apache.kafka.connect.cli.ConnectDistributed', workerProps],
+    [...files.jvm, 'org.apache.kafka.connect.cli.ConnectDistributed', files.workerProps],
     { logFile: path.join(home, 'connect.log'), cwd: home },
   );
   const stopWorker = () => child.stop(60_000);
