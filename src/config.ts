@@ -304,7 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-const CLUSTER_NAME = /^[A-Za-z0-9._-]{1,100}$/;
+const CLUSTER_NAME = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /** TRIBUTARY_KAFKA_CONNECT_*: each cluster with its name, REST URL and bootstrap servers. */
 function kafkaConnectSettings(e: z.infer<typeof envSchema>): KafkaConnectSettings | null {
@@ -326,7 +326,7 @@ function kafkaConnectSettings(e: z.infer<typeof envSchema>): KafkaConnectSetting
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw bad(`"${text}" is not http:// or https://`);
       if (url.username || url.password) throw bad(`"${url.host}": credentials belong in TRIBUTARY_KAFKA_CONNECT_CREDENTIALS, not in the URL`);
       const name = named ? entry.slice(0, eq).trim() : url.host;
-      if (!CLUSTER_NAME.test(name)) throw bad(`cluster name "${name}" may hold letters, digits, '.', '_' and '-' only`);
+      if (!CLUSTER_NAME.test(name)) throw bad(`cluster name "${name}" may hold letters, digits, '.', '_', ':' and '-' only`);
       return { name, url: text.replace(/\/+$/, '') };
     });
   if (clusters.length === 0) throw bad('no URL');
