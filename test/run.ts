@@ -14,14 +14,17 @@ import { startKafka, type KafkaBroker } from './support/kafka-broker';
  * service's store), and stops it afterwards. Tests isolate themselves by namespace, so they also
  * run against a shared server given by NEO4J_URI. Extra arguments filter files by substring
  * (`npm test -- unit` runs the unit tier); only the services the selected tiers need are started
- * (unit: none, so no Java; cypher, api and browser: Neo4j; kafka: Neo4j and the broker). The browser
+ * (unit: none, so no Java; cypher, api, browser and resilience: Neo4j; kafka: Neo4j and the broker). The browser
  * tier drives the explorer in a headless Chromium that @sparticuz/chromium brings with npm install.
  */
 async function main(): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'test-runner');
   const filters = process.argv.slice(2);
-  const files = listTests(path.resolve(__dirname)).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  // The resilience tier (Neo4j killed and frozen again and again: minutes of JVM restarts) runs when
+  // asked for by name (`npm run test:resilience`, which .ci/run runs after `npm test`).
+  const tiers = filters.some((x) => x.includes('resilience')) ? [...TIERS, 'resilience'] : TIERS;
+  const files = listTests(path.resolve(__dirname), tiers).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
   if (files.length === 0) {
     process.stderr.write(`no test files match ${filters.join(' ')}\n`);
     return 1;
@@ -70,9 +73,11 @@ async function main(): Promise<number> {
 /** Test files running at once (TEST_CONCURRENCY overrides). */
 const TEST_CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || 2;
 
-function listTests(dir: string): string[] {
+const TIERS = ['unit', 'cypher', 'api', 'kafka', 'browser'];
+
+function listTests(dir: string, tiers: string[]): string[] {
   const out: string[] = [];
-  for (const tier of ['unit', 'cypher', 'api', 'kafka', 'browser']) {
+  for (const tier of tiers) {
     const base = path.join(dir, tier);
     if (!fs.existsSync(base)) continue;
     for (const f of fs.readdirSync(base, { recursive: true }) as string[]) {
