@@ -8,3 +8,4 @@ CREATE INDEX job_engine IF NOT EXISTS FOR (n:Job) ON (n.engine);
 CREATE FULLTEXT INDEX entity_search_v2 IF NOT EXISTS FOR (n:Dataset|Job|Field) ON EACH [n.name, n.words, n.namespace, n.description];
 CREATE INDEX event_job IF NOT EXISTS FOR (n:Event) ON (n.jobId);
 CREATE INDEX event_dataset IF NOT EXISTS FOR (n:Event) ON (n.datasetId);
+CREATE INDEX job_lineage_unknown IF NOT EXISTS FOR (n:Job) ON (n.lineageUnknown);

@@ -63,6 +63,7 @@ export enum Query {
   RunProvenance = 'analytics/run-provenance',
   RunReports = 'analytics/run-reports',
   LineageBreaks = 'analytics/lineage-breaks',
+  LineageUnknownJobs = 'analytics/lineage-unknown-jobs',
   Search = 'nodes/search',
   Identity = 'nodes/identity',
   RunsOfJob = 'nodes/runs-of-job',

@@ -65,6 +65,7 @@ svg path{fill:none;stroke:#1a7f37;stroke-width:2}
 <div class="muted">${o.columnLevel} of ${o.edges} job → output edges column level; ${pct(o.fieldShare)} of output fields have an input field</div>
 ${points.length > 1 ? `<svg width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" aria-label="weekly column-level share, ${pct(points[0]!.columnLevelShare)} to ${pct(points[points.length - 1]!.columnLevelShare)}"><path d="${line}"/></svg>` : ''}
 ${rows ? `<div class="muted">Instrument next (${gaps.totalGaps} dataset-level-only edges):</div><ol>${rows}</ol>` : ''}
+${gaps.totalLineageUnknown ? `<div class="muted">${gaps.totalLineageUnknown} job${gaps.totalLineageUnknown === 1 ? '' : 's'} with unknown lineage (no producer reports it)</div>` : ''}
 <a href="${xml(explorerHref)}" target="_blank" rel="noopener">Open the coverage dashboard</a>
 </body></html>
 `;

@@ -131,6 +131,21 @@ export const OPENAPI = {
               },
             },
           },
+          totalLineageUnknown: { type: 'integer' },
+          lineageUnknown: {
+            type: 'array',
+            description: 'Jobs whose lineage nobody reports (e.g. a Kafka Connect connector of a class Tributary does not map), most recently seen first.',
+            items: {
+              type: 'object',
+              properties: {
+                jobId: { type: 'string' },
+                namespace: { type: 'string' },
+                engine: { type: 'string' },
+                reason: { type: 'string' },
+                lastSeen: { type: ['string', 'null'] },
+              },
+            },
+          },
         },
       },
       Diff: {

@@ -32,8 +32,15 @@ export const DATASET_DERIVED: Record<string, Derivation> = {
  */
 export const RETIRED_FACET = 'retired';
 
+/**
+ * Tributary's job facet for a job whose lineage nobody reports (`{reason}`: a Kafka Connect
+ * connector of a class the collector does not map): listed with the coverage gaps, never guessed.
+ */
+export const LINEAGE_UNKNOWN_FACET = 'lineageUnknown';
+
 export const JOB_DERIVED: Record<string, Derivation> = {
   [RETIRED_FACET]: { retiredAt: (f) => str(f.at) ?? 'unknown' },
+  [LINEAGE_UNKNOWN_FACET]: { lineageUnknown: (f) => str(f.reason) ?? 'no producer reports its lineage' },
   documentation: { description: (f) => str(f.description) },
   jobType: { integration: (f) => str(f.integration), processingType: (f) => str(f.processingType), jobType: (f) => str(f.jobType) },
   ownership: { owners },

@@ -244,7 +244,19 @@ function lineageField(id: string, dsId: string, name: string, t: string): FieldR
   return { id, datasetId: dsId, name, type: null, description: null, fromSchema: false, eventTime: t };
 }
 
-const ENGINES = ['spark', 'flink', 'dbt', 'airflow', 'hive', 'trino', 'kafka-connect', 'debezium', 'great_expectations', 'marquez'];
+/** Engines named in producer URIs: what the URI contains → the engine, spelled as jobType's integration would be (lower-case). */
+const ENGINES: [string, string][] = [
+  ['spark', 'spark'],
+  ['flink', 'flink'],
+  ['dbt', 'dbt'],
+  ['airflow', 'airflow'],
+  ['hive', 'hive'],
+  ['trino', 'trino'],
+  ['kafka-connect', 'kafka_connect'],
+  ['debezium', 'debezium'],
+  ['great_expectations', 'great_expectations'],
+  ['marquez', 'marquez'],
+];
 
 /**
  * The engine of a job, lower-case: the jobType facet's integration when present; else the first
@@ -254,7 +266,7 @@ const ENGINES = ['spark', 'flink', 'dbt', 'airflow', 'hive', 'trino', 'kafka-con
 export function engineOf(integration: unknown, producer: string): string {
   if (typeof integration === 'string' && integration.trim()) return integration.trim().toLowerCase();
   const p = producer.toLowerCase();
-  return ENGINES.find((e) => p.includes(e)) ?? (p.includes('connect') ? 'kafka-connect' : 'other');
+  return ENGINES.find(([e]) => p.includes(e))?.[1] ?? (p.includes('connect') ? 'kafka_connect' : 'other');
 }
 
 /** A short hash of the source code facets of a job, or null when the event carries none. */

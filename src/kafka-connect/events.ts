@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { RETIRED_FACET } from '../ingest/derive';
+import { LINEAGE_UNKNOWN_FACET, RETIRED_FACET } from '../ingest/derive';
 import { connectorLineage, type ConnectorLineage, type MappingContext } from './mapping';
 
 /**
@@ -18,6 +18,7 @@ import { connectorLineage, type ConnectorLineage, type MappingContext } from './
 /** Tributary's own producer URI (OpenLineage `producer`) for what the collector sends. */
 export const COLLECTOR_PRODUCER = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect';
 const RUN_FACET_SCHEMA = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect/KafkaConnectRunFacet.json';
+const LINEAGE_UNKNOWN_SCHEMA = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect/LineageUnknownJobFacet.json';
 const SCHEMA_URL = 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent';
 
 export interface TaskStatus {
@@ -135,6 +136,10 @@ export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: Mappi
         },
         // A connector created again under a deleted one's name un-retires its job (the later facet wins).
         [RETIRED_FACET]: { _deleted: true },
+        [LINEAGE_UNKNOWN_FACET]:
+          lineage.status === 'UNKNOWN'
+            ? { _producer: COLLECTOR_PRODUCER, _schemaURL: LINEAGE_UNKNOWN_SCHEMA, reason: lineage.notes[0] ?? 'a connector class Tributary does not map' }
+            : { _deleted: true },
       },
     },
     inputs: lineage.inputs.map((d) => ({ ...d })),

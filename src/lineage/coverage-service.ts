@@ -75,10 +75,23 @@ export interface GapEdge {
   impactTruncated: boolean;
 }
 
+/** A job whose lineage nobody reports (derive.ts LINEAGE_UNKNOWN_FACET): no edge to rank, so a gap of its own. */
+export interface LineageUnknownJob {
+  jobId: string;
+  namespace: string;
+  engine: string;
+  /** Why, as the reporter said (e.g. "connector class … is not in the mapping table"). */
+  reason: string;
+  lastSeen: string | null;
+}
+
 export interface CoverageGaps {
   /** Most downstream impact first (datasets, then jobs, then job id and dataset id). */
   gaps: GapEdge[];
   totalGaps: number;
+  /** Jobs whose lineage is unknown, most recently seen first (at most `first`). */
+  lineageUnknown: LineageUnknownJob[];
+  totalLineageUnknown: number;
   /** True when not every gap could be ranked (over 500) or the scope was truncated. */
   truncated: boolean;
 }
@@ -156,7 +169,10 @@ export class CoverageService {
    */
   async gaps(scope: CoverageScope, value: string | null, first: number): Promise<CoverageGaps> {
     checkFirst(first, 200);
-    const { rows, truncated } = await this.edges(scope, value);
+    const [{ rows, truncated }, unknown] = await Promise.all([
+      this.edges(scope, value),
+      this.executor.read<{ total: number; jobs: LineageUnknownJob[] }>(Query.LineageUnknownJobs, { scope, value: scopeValue(scope, value), limit: first }),
+    ]);
     const gapRows = rows.filter((r) => r.current && !r.readsNothing && r.fieldsWithInputs === 0);
     const ranked = gapRows.slice(0, MAX_RANKED_GAPS);
     const outputs = [...new Set(ranked.map((r) => r.datasetId))];
@@ -174,7 +190,13 @@ export class CoverageService {
       };
     });
     gaps.sort((a, b) => b.downstreamDatasets - a.downstreamDatasets || b.downstreamJobs - a.downstreamJobs || cmp(a.jobId, b.jobId) || cmp(a.datasetId, b.datasetId));
-    return { gaps: gaps.slice(0, first), totalGaps: gapRows.length, truncated: truncated || gapRows.length > MAX_RANKED_GAPS };
+    return {
+      gaps: gaps.slice(0, first),
+      totalGaps: gapRows.length,
+      lineageUnknown: unknown[0]?.jobs ?? [],
+      totalLineageUnknown: unknown[0]?.total ?? 0,
+      truncated: truncated || gapRows.length > MAX_RANKED_GAPS,
+    };
   }
 
   /** Datasets and jobs downstream of each dataset (current lineage), from one walk from all of them. */

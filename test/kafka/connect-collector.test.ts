@@ -137,6 +137,10 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
     const mirror = await jobOf('mirror-heartbeats');
     assert.equal(mirror.latestRun.facets.kafkaConnect.lineage, 'UNKNOWN');
     assert.deepEqual([mirror.inputs, mirror.outputs], [[], []], 'never a guess');
+    const gaps = await svc.graphql(`query($ns: String) { coverageGaps(scope: NAMESPACE, value: $ns) { totalLineageUnknown lineageUnknown { jobId engine reason } } }`, { ns: `kafka-connect://${cluster}` });
+    assert.equal(gaps.errors, undefined, JSON.stringify(gaps.errors));
+    assert.deepEqual(gaps.data.coverageGaps.lineageUnknown.map((j: any) => [j.jobId, j.engine]), [[job('mirror-heartbeats'), 'kafka_connect']]);
+    assert.match(gaps.data.coverageGaps.lineageUnknown[0].reason, /MirrorHeartbeatConnector is not in the mapping table/);
 
     assert.deepEqual(await currentReaders(datasetId(kafkaNs, topic)), [job('archive'), job('broken'), job('by-regex')].sort());
     // Nothing changed: the next round sends nothing.

@@ -4,6 +4,7 @@ import type {
   CoverageGaps as CoverageGapsData,
   CoverageReport,
   GapEdge,
+  LineageUnknownJob as LineageUnknownJobData,
   TrendBucket,
 } from '../../lineage/coverage-service';
 import { CoverageScope } from '../../lineage/types';
@@ -115,13 +116,37 @@ export class CoverageGap implements GapEdge {
   impactTruncated!: boolean;
 }
 
-@ObjectType({ description: 'Dataset-level-only edges ranked by downstream impact: what to instrument next.' })
+@ObjectType({ description: 'A job whose lineage nobody reports (a Kafka Connect connector of a class Tributary does not map): no edge to rank, never a guess.' })
+export class LineageUnknownJob implements LineageUnknownJobData {
+  @Field(() => ID, { description: 'The job.' })
+  jobId!: string;
+
+  @Field(() => String, { description: 'The job namespace.' })
+  namespace!: string;
+
+  @Field(() => String, { description: 'The job engine.' })
+  engine!: string;
+
+  @Field(() => String, { description: 'Why its lineage is unknown, as its reporter says.' })
+  reason!: string;
+
+  @Field(() => String, { nullable: true, description: 'Latest event time of the job.' })
+  lastSeen!: string | null;
+}
+
+@ObjectType({ description: 'Dataset-level-only edges ranked by downstream impact, and jobs whose lineage is unknown: what to instrument next.' })
 export class CoverageGaps implements CoverageGapsData {
   @Field(() => [CoverageGap], { description: 'Most downstream impact first.' })
   gaps!: CoverageGap[];
 
   @Field(() => Int, { description: 'Gaps in the scope in all.' })
   totalGaps!: number;
+
+  @Field(() => [LineageUnknownJob], { description: 'Jobs of the scope whose lineage nobody reports (no edges, so not among gaps), most recently seen first; at most `first`.' })
+  lineageUnknown!: LineageUnknownJob[];
+
+  @Field(() => Int, { description: 'Jobs of the scope whose lineage is unknown, in all.' })
+  totalLineageUnknown!: number;
 
   @Field(() => Boolean, { description: 'True when not every gap could be ranked (over 500) or the scope was truncated.' })
   truncated!: boolean;

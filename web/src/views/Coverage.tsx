@@ -16,14 +16,20 @@ interface Figures {
 }
 interface Answer {
   coverage: { overall: Figures; byEngine: Figures[]; byNamespace: Figures[]; byJob: Figures[]; truncated: boolean; trend: { start: string; edges: number; columnLevel: number; columnLevelShare: number }[] };
-  coverageGaps: { totalGaps: number; truncated: boolean; gaps: { jobId: string; datasetId: string; engine: string; namespace: string; downstreamDatasets: number; downstreamJobs: number; impactTruncated: boolean }[] };
+  coverageGaps: {
+    totalGaps: number;
+    truncated: boolean;
+    gaps: { jobId: string; datasetId: string; engine: string; namespace: string; downstreamDatasets: number; downstreamJobs: number; impactTruncated: boolean }[];
+    totalLineageUnknown: number;
+    lineageUnknown: { jobId: string; engine: string; reason: string; lastSeen: string | null }[];
+  };
   lineageBreaks: { truncated: boolean; sources: { id: string }[]; sinks: { id: string }[]; probableMatches: { sourceId: string; writtenId: string; strength: string; rule: string; evidence: string[] }[] };
 }
 
 const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare';
 const QUERY = `query Coverage($scope: CoverageScope!, $value: String, $ns: String) {
   coverage(scope: $scope, value: $value) { truncated overall { ${FIG} } byEngine { ${FIG} } byNamespace { ${FIG} } byJob { ${FIG} } trend { start edges columnLevel columnLevelShare } }
-  coverageGaps(scope: $scope, value: $value, first: 20) { totalGaps truncated gaps { jobId datasetId engine namespace downstreamDatasets downstreamJobs impactTruncated } }
+  coverageGaps(scope: $scope, value: $value, first: 20) { totalGaps truncated gaps { jobId datasetId engine namespace downstreamDatasets downstreamJobs impactTruncated } totalLineageUnknown lineageUnknown { jobId engine reason lastSeen } }
   lineageBreaks(namespace: $ns) { truncated sources { id } sinks { id } probableMatches { sourceId writtenId strength rule evidence } }
 }`;
 
@@ -95,6 +101,30 @@ export function CoverageView({ loc }: { loc: Location }) {
               ))}
             </tbody>
           </table>
+          {state.data.coverageGaps.totalLineageUnknown > 0 ? (
+            <>
+              <h3>Lineage unknown</h3>
+              <p className="muted">
+                {state.data.coverageGaps.totalLineageUnknown} job{state.data.coverageGaps.totalLineageUnknown === 1 ? '' : 's'} run but nobody reports what they read or
+                write (for example a Kafka Connect connector of a class Tributary does not map): no edge to rank, never a guess.
+              </p>
+              <table className="grid" data-testid="lineage-unknown">
+                <ColumnHeads names={['Job', 'Engine', 'Why', 'Last seen']} />
+                <tbody>
+                  {state.data.coverageGaps.lineageUnknown.map((j) => (
+                    <tr key={j.jobId}>
+                      <td>
+                        <NodeLink id={j.jobId} />
+                      </td>
+                      <td>{j.engine}</td>
+                      <td>{j.reason}</td>
+                      <td>{j.lastSeen ?? ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          ) : null}
           <h2>Lineage breaks{scope === 'NAMESPACE' ? ` in ${value}` : ''}</h2>
           {scope === 'ENGINE' || scope === 'JOB' ? <p className="muted">Breaks are found per namespace or for everything; these are for everything.</p> : null}
           <p className="muted">
