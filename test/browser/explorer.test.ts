@@ -1,3 +1,4 @@
+import { connectorEvent } from '../../src/kafka-connect/events';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID as randomUUIDv4 } from 'node:crypto';
 import fs from 'node:fs';
@@ -252,6 +253,20 @@ describe('the explorer in a browser', () => {
     await page.goto(`${svc.baseUrl}/coverage`);
     await page.getByTestId('gaps').waitFor();
     await shot('coverage');
+  });
+
+  it('the coverage dashboard lists the jobs whose lineage is unknown, with the reason, apart from the ranked gaps', async () => {
+    const cluster = `b-connect-${randomBytes(3).toString('hex')}`;
+    const snapshot = { name: 'mm2-checkpoints', type: 'source', config: { 'connector.class': 'org.apache.kafka.connect.mirror.MirrorCheckpointConnector' }, connectorState: 'RUNNING', connectorTrace: null, tasks: [{ id: 0, state: 'RUNNING' }] };
+    const { event } = connectorEvent(cluster, snapshot, { kafkaNamespace: 'kafka://broker:9092', knownTopics: [] }, new Date());
+    assert.equal((await svc.postEvent(event)).status, 201);
+    await page.goto(`${svc.baseUrl}/coverage?scope=NAMESPACE&value=${encodeURIComponent(`kafka-connect://${cluster}`)}`);
+    const table = page.getByTestId('lineage-unknown');
+    await table.waitFor();
+    const text = await table.innerText();
+    assert.match(text, /mm2-checkpoints/);
+    assert.match(text, /MirrorCheckpointConnector is not in the mapping table/);
+    await shot('coverage-lineage-unknown');
   });
 
   it('the coverage dashboard lists the last day\'s regression with its likely cause, as lineageDiff reports it', async () => {
