@@ -6,10 +6,11 @@
 //   The per-edge figures are kept on PRODUCES by ingest/refresh-output-coverage.cypher; an edge
 //   written before that existed (no outputFields yet) gets them computed here, the same way.
 //   Scope: ALL (every job, through the namespace index), NAMESPACE, JOB (an id) or ENGINE.
-//   readsNothing: the job has no current input (a CREATE TABLE, a seed, a generator).
+//   readsNothing: the job has no current input (a CREATE TABLE, a seed, a generator); collected:
+//   its lineage was collected by Tributary (collectedBy), not reported by a producer.
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL),
 //   $limit: maximum edges
-// Columns: jobId, readsNothing, namespace, engine, datasetId, current, firstSeen, lastSeen, outputFields, fieldsWithInputs,
+// Columns: jobId, readsNothing, collected, namespace, engine, datasetId, current, firstSeen, lastSeen, outputFields, fieldsWithInputs,
 //   cllFirstSeen, cllLastSeen (null when no column lineage)
 // Warm-up: [{"scope": ["ALL"], "value": [null], "limit": [1]}, {"scope": ["ENGINE"], "value": ["-"], "limit": [1]}]
 CALL () {
@@ -45,7 +46,7 @@ CALL (j, p, d) {
          CASE WHEN derivedLast IS NULL OR influencedLast > derivedLast THEN influencedLast ELSE derivedLast END AS legacyLast
 }
 WITH j, p, d, readsNothing, p.outputFields IS NULL AS legacy, legacyFields, legacyWithInputs, legacyFirst, legacyLast
-RETURN j.id AS jobId, readsNothing, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, d.id AS datasetId,
+RETURN j.id AS jobId, readsNothing, j.collectedBy IS NOT NULL AS collected, j.namespace AS namespace, coalesce(j.engine, 'other') AS engine, d.id AS datasetId,
        coalesce(p.current, true) AS current, p.firstSeen AS firstSeen, p.lastSeen AS lastSeen,
        CASE WHEN legacy THEN legacyFields ELSE p.outputFields END AS outputFields,
        CASE WHEN legacy THEN legacyWithInputs ELSE p.fieldsWithInputs END AS fieldsWithInputs,

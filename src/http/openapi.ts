@@ -32,8 +32,9 @@ const figures = {
     fieldsWithInputs: { type: 'integer' },
     fieldShare: { type: 'number', minimum: 0, maximum: 1 },
     noInputEdges: { type: 'integer', description: 'Output edges of jobs that read nothing (CREATE TABLE, seeds): not counted in edges.' },
+    collectedEdges: { type: 'integer', description: 'Output edges of jobs whose lineage Tributary collected (Kafka Connect connectors): no producer reports them, not counted in edges.' },
   },
-  required: ['key', 'edges', 'columnLevel', 'datasetLevelOnly', 'columnLevelShare', 'outputFields', 'fieldsWithInputs', 'fieldShare', 'noInputEdges'],
+  required: ['key', 'edges', 'columnLevel', 'datasetLevelOnly', 'columnLevelShare', 'outputFields', 'fieldsWithInputs', 'fieldShare', 'noInputEdges', 'collectedEdges'],
 };
 
 export const OPENAPI = {

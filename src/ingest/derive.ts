@@ -38,9 +38,17 @@ export const RETIRED_FACET = 'retired';
  */
 export const LINEAGE_UNKNOWN_FACET = 'lineageUnknown';
 
+/**
+ * Tributary's job facet for a job whose lineage Tributary collected instead of a producer reporting
+ * it (`{collector}`: the Kafka Connect collector reading connector configurations). Coverage counts
+ * its edges apart (collectedEdges), never as reported dataset-level lineage.
+ */
+export const COLLECTED_FACET = 'collected';
+
 export const JOB_DERIVED: Record<string, Derivation> = {
   [RETIRED_FACET]: { retiredAt: (f) => str(f.at) ?? 'unknown' },
   [LINEAGE_UNKNOWN_FACET]: { lineageUnknown: (f) => str(f.reason) ?? 'no producer reports its lineage' },
+  [COLLECTED_FACET]: { collectedBy: (f) => str(f.collector) ?? 'tributary' },
   documentation: { description: (f) => str(f.description) },
   jobType: { integration: (f) => str(f.integration), processingType: (f) => str(f.processingType), jobType: (f) => str(f.jobType) },
   ownership: { owners },

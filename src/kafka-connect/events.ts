@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LINEAGE_UNKNOWN_FACET, RETIRED_FACET } from '../ingest/derive';
+import { COLLECTED_FACET, LINEAGE_UNKNOWN_FACET, RETIRED_FACET } from '../ingest/derive';
 import { connectorLineage, type ConnectorLineage, type MappingContext } from './mapping';
 
 /**
@@ -18,6 +18,7 @@ import { connectorLineage, type ConnectorLineage, type MappingContext } from './
 /** Tributary's own producer URI (OpenLineage `producer`) for what the collector sends. */
 export const COLLECTOR_PRODUCER = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect';
 const RUN_FACET_SCHEMA = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect/KafkaConnectRunFacet.json';
+const COLLECTED_SCHEMA = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect/CollectedJobFacet.json';
 const LINEAGE_UNKNOWN_SCHEMA = 'https://github.com/tributary-lineage/tributary/tree/0.1.0/src/kafka-connect/LineageUnknownJobFacet.json';
 const SCHEMA_URL = 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent';
 
@@ -134,6 +135,7 @@ export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: Mappi
           integration: 'KAFKA_CONNECT',
           jobType: s.type === 'source' ? 'SOURCE_CONNECTOR' : s.type === 'sink' ? 'SINK_CONNECTOR' : 'CONNECTOR',
         },
+        [COLLECTED_FACET]: { _producer: COLLECTOR_PRODUCER, _schemaURL: COLLECTED_SCHEMA, collector: 'kafka-connect', source: 'the Kafka Connect REST API (connector configuration)' },
         // A connector created again under a deleted one's name un-retires its job (the later facet wins).
         [RETIRED_FACET]: { _deleted: true },
         [LINEAGE_UNKNOWN_FACET]:

@@ -33,6 +33,11 @@ export interface CoverageFigures {
    * no lineage to report at any level, so not counted in edges (nor as dataset level only).
    */
   noInputEdges: number;
+  /**
+   * Current output edges of jobs whose lineage Tributary collected (a Kafka Connect connector read
+   * from the Connect REST API): no producer reports them, so not counted in edges either.
+   */
+  collectedEdges: number;
 }
 
 export interface TrendBucket {
@@ -99,6 +104,8 @@ export interface CoverageGaps {
 interface EdgeRow {
   jobId: string;
   readsNothing: boolean;
+  /** Lineage collected by Tributary (the Kafka Connect collector), not reported: counted apart. */
+  collected: boolean;
   namespace: string;
   engine: string;
   datasetId: string;
@@ -158,7 +165,7 @@ export class CoverageService {
   /** By job (most edges first) and the trend, from the scope's edges (at most TRIBUTARY_MAX_COVERAGE_EDGES of them). */
   async details(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageDetails> {
     const { rows } = await this.edges(scope, value);
-    return { byJob: breakdown(rows.filter((r) => r.current), (r) => r.jobId), trend: trend(rows.filter((r) => !r.readsNothing), bucket, from, to) };
+    return { byJob: breakdown(rows.filter((r) => r.current), (r) => r.jobId), trend: trend(rows.filter((r) => !r.readsNothing && !r.collected), bucket, from, to) };
   }
 
   /**
@@ -173,7 +180,8 @@ export class CoverageService {
       this.edges(scope, value),
       this.executor.read<{ total: number; jobs: LineageUnknownJob[] }>(Query.LineageUnknownJobs, { scope, value: scopeValue(scope, value), limit: first }),
     ]);
-    const gapRows = rows.filter((r) => r.current && !r.readsNothing && r.fieldsWithInputs === 0);
+    // A collected job has no producer to instrument: not a gap.
+    const gapRows = rows.filter((r) => r.current && !r.readsNothing && !r.collected && r.fieldsWithInputs === 0);
     const ranked = gapRows.slice(0, MAX_RANKED_GAPS);
     const outputs = [...new Set(ranked.map((r) => r.datasetId))];
     const impact = await this.downstreamOf(outputs);
@@ -224,11 +232,12 @@ export class CoverageService {
 
 /** Figures of current edges; the edges of jobs that read nothing only counted in noInputEdges. */
 function figures(key: string, all: EdgeRow[]): CoverageFigures {
-  const rows = all.filter((r) => !r.readsNothing);
+  const reported = all.filter((r) => !r.collected);
+  const rows = reported.filter((r) => !r.readsNothing);
   const columnLevel = rows.filter((r) => r.fieldsWithInputs > 0).length;
   const outputFields = rows.reduce((n, r) => n + r.outputFields, 0);
   const fieldsWithInputs = rows.reduce((n, r) => n + r.fieldsWithInputs, 0);
-  return coverageFigures(key, rows.length, columnLevel, outputFields, fieldsWithInputs, all.length - rows.length);
+  return coverageFigures(key, rows.length, columnLevel, outputFields, fieldsWithInputs, reported.length - rows.length, all.length - reported.length);
 }
 
 function breakdown(rows: EdgeRow[], key: (r: EdgeRow) => string): CoverageFigures[] {
@@ -251,16 +260,17 @@ interface SummaryRow {
   outputFields: number;
   fieldsWithInputs: number;
   noInputEdges: number;
+  collectedEdges: number;
 }
 
 /** The figures of summed groups: the same numbers `figures` gives from their edges. */
 function summed(key: string, rows: SummaryRow[]): CoverageFigures {
   const add = (f: (r: SummaryRow) => number) => rows.reduce((n, r) => n + f(r), 0);
-  return coverageFigures(key, add((r) => r.edges), add((r) => r.columnLevel), add((r) => r.outputFields), add((r) => r.fieldsWithInputs), add((r) => r.noInputEdges));
+  return coverageFigures(key, add((r) => r.edges), add((r) => r.columnLevel), add((r) => r.outputFields), add((r) => r.fieldsWithInputs), add((r) => r.noInputEdges), add((r) => r.collectedEdges));
 }
 
 /** Coverage figures from counts (shares rounded to 4 decimals, 0 for an empty denominator). */
-export function coverageFigures(key: string, edges: number, columnLevel: number, outputFields: number, fieldsWithInputs: number, noInputEdges = 0): CoverageFigures {
+export function coverageFigures(key: string, edges: number, columnLevel: number, outputFields: number, fieldsWithInputs: number, noInputEdges = 0, collectedEdges = 0): CoverageFigures {
   return {
     key,
     edges,
@@ -271,6 +281,7 @@ export function coverageFigures(key: string, edges: number, columnLevel: number,
     fieldsWithInputs,
     fieldShare: ratio(fieldsWithInputs, outputFields),
     noInputEdges,
+    collectedEdges,
   };
 }
 

@@ -141,6 +141,9 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
     assert.equal(gaps.errors, undefined, JSON.stringify(gaps.errors));
     assert.deepEqual(gaps.data.coverageGaps.lineageUnknown.map((j: any) => [j.jobId, j.engine]), [[job('mirror-heartbeats'), 'kafka_connect']]);
     assert.match(gaps.data.coverageGaps.lineageUnknown[0].reason, /MirrorHeartbeatConnector is not in the mapping table/);
+    // Collected lineage is counted apart: never as reported dataset-level lineage, never a gap to instrument.
+    const cov = await svc.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { edges collectedEdges } } coverageGaps(scope: NAMESPACE, value: $ns) { totalGaps } }`, { ns: `kafka-connect://${cluster}` });
+    assert.deepEqual([cov.data.coverage.overall, cov.data.coverageGaps.totalGaps], [{ edges: 0, collectedEdges: 4 }, 0]);
 
     assert.deepEqual(await currentReaders(datasetId(kafkaNs, topic)), [job('archive'), job('broken'), job('by-regex')].sort());
     // Nothing changed: the next round sends nothing.

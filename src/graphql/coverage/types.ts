@@ -41,6 +41,12 @@ export class CoverageFigures implements CoverageFiguresData {
       'Output edges of jobs that read nothing (a Spark CREATE TABLE, a seed, a generator): no lineage to report at any level, so counted here and not in edges, columnLevel or datasetLevelOnly.',
   })
   noInputEdges!: number;
+
+  @Field(() => Int, {
+    description:
+      'Output edges of jobs whose lineage Tributary collected instead of a producer reporting it (Kafka Connect connectors read from the Connect REST API): counted here and not in edges, columnLevel or datasetLevelOnly.',
+  })
+  collectedEdges!: number;
 }
 
 @ObjectType({ description: 'Coverage in one time bucket, from the lineage history.' })

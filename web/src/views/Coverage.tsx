@@ -13,6 +13,7 @@ interface Figures {
   outputFields: number;
   fieldsWithInputs: number;
   fieldShare: number;
+  collectedEdges: number;
 }
 interface Answer {
   coverage: { overall: Figures; byEngine: Figures[]; byNamespace: Figures[]; byJob: Figures[]; truncated: boolean; trend: { start: string; edges: number; columnLevel: number; columnLevelShare: number }[] };
@@ -26,7 +27,7 @@ interface Answer {
   lineageBreaks: { truncated: boolean; sources: { id: string }[]; sinks: { id: string }[]; probableMatches: { sourceId: string; writtenId: string; strength: string; rule: string; evidence: string[] }[] };
 }
 
-const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare';
+const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare collectedEdges';
 const QUERY = `query Coverage($scope: CoverageScope!, $value: String, $ns: String) {
   coverage(scope: $scope, value: $value) { truncated overall { ${FIG} } byEngine { ${FIG} } byNamespace { ${FIG} } byJob { ${FIG} } trend { start edges columnLevel columnLevelShare } }
   coverageGaps(scope: $scope, value: $value, first: 20) { totalGaps truncated gaps { jobId datasetId engine namespace downstreamDatasets downstreamJobs impactTruncated } totalLineageUnknown lineageUnknown { jobId engine reason lastSeen } }
@@ -63,6 +64,12 @@ export function CoverageView({ loc }: { loc: Location }) {
             <Stat label="dataset level only" value={c.overall.datasetLevelOnly} />
             <Stat label="output fields with an input field" value={pct(c.overall.fieldShare)} />
           </div>
+          {c.overall.collectedEdges > 0 ? (
+            <p className="muted" data-testid="collected-edges">
+              Not counted above: {c.overall.collectedEdges} edge{c.overall.collectedEdges === 1 ? '' : 's'} of Kafka Connect connectors, whose lineage Tributary
+              collected from the Connect REST API because no producer reports it.
+            </p>
+          ) : null}
           <Trend points={c.trend} />
           {days ? (
             <RecentChanges scope={scope} value={value} days={days} periodHref={(d) => to(scope, value, sort, d)} />
