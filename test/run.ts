@@ -36,7 +36,8 @@ async function main(): Promise<number> {
   // Tiers: unit needs nothing; cypher and api need Neo4j; kafka needs Neo4j and a broker.
   const tierOf = (f: string) => path.relative(path.resolve(__dirname), f).split(path.sep)[0];
   const needsNeo4j = files.some((f) => tierOf(f) !== 'unit');
-  const needsKafka = files.some((f) => tierOf(f) === 'kafka');
+  // The resilience tier's kafka-* files need the broker too.
+  const needsKafka = files.some((f) => tierOf(f) === 'kafka' || (tierOf(f) === 'resilience' && path.basename(f).startsWith('kafka-')));
   await Promise.all([
     (async () => {
       if (config.neo4j || !needsNeo4j) return;

@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { MAX_SQL_CHARS } from '../../src/sql/declared-tables';
+import { dialectOf } from '../../src/sql/dialects';
+import { SqlParsePool } from '../../src/sql/parse-pool';
+import { repoRoot } from '../support/corpus';
+
+/**
+ * Tables declared in SQL, parsed with dt-sql-parser in the pool's worker thread: the statements
+ * openlineage-spark 1.53.0 captured in the seed stack (spark.ndjson), the seed's Flink SQL
+ * statement, other dialects, and hostile statements (huge, deep, slow, unknown dialect, garbage).
+ */
+const pool = new SqlParsePool({ timeoutMs: 10_000, coldTimeoutMs: 60_000, maxQueue: 100 });
+after(() => pool.close());
+
+/** The sql facets of the seed stack's Spark capture, by the statement's first words. */
+function capturedSpark(startsWith: string): string {
+  for (const line of fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', 'seed-stack', 'spark.ndjson'), 'utf8').split('\n')) {
+    const q = line && (JSON.parse(line) as { job?: { facets?: { sql?: { query?: string } } } }).job?.facets?.sql?.query;
+    if (q && q.trim().startsWith(startsWith)) return q;
+  }
+  throw new Error(`no captured statement starts with ${startsWith}`);
+}
+const tables = (r: Awaited<ReturnType<SqlParsePool['parse']>>) => (r.status === 'PARSED' ? r.tables.map((t) => [t.role, t.name]) : r);
+
+describe('tables declared in SQL', () => {
+  it("finds the Delta MERGE's source that openlineage-spark leaves out of inputs, with where the statement names it", async () => {
+    const merge = capturedSpark('MERGE INTO region_targets');
+    const r = await pool.parse(merge, dialectOf('spark', 'spark').dialect);
+    assert.deepEqual(tables(r), [['OUTPUT', 'region_targets'], ['INPUT', 'lake.shop.revenue_summary']]);
+    const source = r.status === 'PARSED' ? r.tables[1]! : null;
+    assert.equal(merge.slice(source!.start, source!.end), 'lake.shop.revenue_summary', 'the position points at the name');
+  });
+
+  it('reads CREATE TABLE AS SELECT, CTEs, UPDATE with a subquery, and the Flink SQL INSERT into Iceberg', async () => {
+    assert.deepEqual(tables(await pool.parse(capturedSpark('CREATE OR REPLACE TABLE region_performance'), 'spark')), [
+      ['OUTPUT', 'region_performance'],
+      ['INPUT', 'lake.shop.revenue_summary'],
+      ['INPUT', 'region_targets'],
+    ]);
+    assert.deepEqual(tables(await pool.parse('WITH x AS (SELECT * FROM a.b) INSERT INTO c SELECT * FROM x JOIN d ON x.id = d.id', 'spark')), [['INPUT', 'a.b'], ['OUTPUT', 'c'], ['INPUT', 'd']], 'a CTE is no table');
+    assert.deepEqual(tables(await pool.parse('UPDATE shop.audit SET ok = true WHERE r IN (SELECT r FROM shop.other)', 'spark')), [['OUTPUT', 'shop.audit'], ['INPUT', 'shop.other']]);
+    const flink = "INSERT INTO lake.shop.orders_by_country\nSELECT country, region, COUNT(*) AS orders, SUM(amount) AS revenue\nFROM enriched WHERE status = 'paid' GROUP BY country, region";
+    assert.deepEqual(tables(await pool.parse(flink, 'flink')), [['OUTPUT', 'lake.shop.orders_by_country'], ['INPUT', 'enriched']]);
+    assert.deepEqual(tables(await pool.parse('INSERT INTO analytics.daily SELECT d, count(*) FROM public.events e JOIN public.users u ON e.uid = u.id GROUP BY d', 'postgresql')), [
+      ['OUTPUT', 'analytics.daily'],
+      ['INPUT', 'public.events'],
+      ['INPUT', 'public.users'],
+    ]);
+    assert.deepEqual(tables(await pool.parse('CREATE TABLE hive.s.t AS SELECT * FROM iceberg.s.src', 'trino')), [['OUTPUT', 'hive.s.t'], ['INPUT', 'iceberg.s.src']]);
+  });
+
+  it('records what does not parse as unparsed, with the reason, never a guess', async () => {
+    // dt-sql-parser 4.5.1's Spark grammar takes at most db.table as an INSERT target: Iceberg's catalog.db.table is refused.
+    const r = await pool.parse(capturedSpark('INSERT OVERWRITE lake.shop.revenue_summary'), 'spark');
+    assert.equal(r.status === 'UNPARSED' && r.reason, 'SYNTAX');
+    assert.match(r.status === 'UNPARSED' ? r.message : '', /^line 1:\d+: /);
+    assert.equal((await pool.parse('SELEC nonsense FROM', 'spark')).status, 'UNPARSED');
+    const duckdb = dialectOf('duckdb', 'dbt');
+    assert.deepEqual(duckdb, { dialect: null, from: 'sql facet dialect duckdb' });
+    assert.equal((await pool.parse('select 1', duckdb.dialect)).status === 'UNPARSED' && 'UNKNOWN_DIALECT', 'UNKNOWN_DIALECT');
+  });
+
+  it('refuses a 5 MB statement and deep nesting at once, gives up a slow one at its timeout, and goes on parsing after', async () => {
+    const t0 = Date.now();
+    const huge = await pool.parse(`INSERT INTO t SELECT ${'x, '.repeat(1_750_000)}y FROM s`, 'spark');
+    assert.equal(huge.status === 'UNPARSED' && huge.reason, 'TOO_LARGE');
+    const deep = await pool.parse(`SELECT ${'('.repeat(5_000)}1${')'.repeat(5_000)} FROM t`, 'spark');
+    assert.equal(deep.status === 'UNPARSED' && deep.reason, 'TOO_DEEP');
+    assert.ok(Date.now() - t0 < 1_000, 'refused without parsing');
+    const impatient = new SqlParsePool({ timeoutMs: 50, coldTimeoutMs: 60_000, maxQueue: 10 });
+    try {
+      await impatient.parse('SELECT 1 FROM warm', 'spark');
+      const slow = `SELECT * FROM (${Array.from({ length: 1500 }, (_, i) => `SELECT ${i} AS a FROM t${i}`).join(' UNION ALL ')}) u`;
+      assert.ok(slow.length < MAX_SQL_CHARS);
+      const r = await impatient.parse(slow, 'spark');
+      assert.equal(r.status === 'UNPARSED' && r.reason, 'TIMEOUT');
+      // A new worker (cold again) parses the next statement.
+      assert.deepEqual(tables(await impatient.parse('INSERT INTO shop.b SELECT * FROM shop.a', 'spark')), [['OUTPUT', 'shop.b'], ['INPUT', 'shop.a']]);
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it('answers many statements sent at once in order, and BUSY beyond its queue', async () => {
+    const small = new SqlParsePool({ timeoutMs: 10_000, coldTimeoutMs: 60_000, maxQueue: 5 });
+    try {
+      const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => small.parse(`INSERT INTO s.out${i} SELECT * FROM s.in${i}`, 'spark')));
+      assert.deepEqual(answers.map((a) => a.status), ['PARSED', 'PARSED', 'PARSED', 'PARSED', 'PARSED', 'PARSED', 'UNPARSED', 'UNPARSED']);
+      assert.deepEqual(tables(answers[3]!), [['OUTPUT', 's.out3'], ['INPUT', 's.in3']]);
+      assert.equal(answers[7]!.status === 'UNPARSED' && answers[7]!.reason, 'BUSY');
+    } finally {
+      await small.close();
+    }
+  });
+});
