@@ -363,6 +363,12 @@ export interface JobRecord {
   lastSeen: string | null;
   /** Event time of the job's latest IO report (its current inputs and outputs). */
   ioAt: string | null;
+  /** When the job stopped running (a deleted Kafka Connect connector): none of its IO is current. */
+  retiredAt: string | null;
+  /** The Tributary collector that made its lineage (kafka-connect), none when a producer reports it. */
+  collectedBy: string | null;
+  /** Why nobody reports its lineage, when nobody does. */
+  lineageUnknown: string | null;
   facets: Facets;
 }
 

@@ -44,7 +44,7 @@ function newCollector(): KafkaConnectCollector {
 }
 
 const job = (name: string) => jobId(`kafka-connect://${cluster}`, name);
-const JOB = `query($id: ID!) { node(id: $id) { ... on Job { id processingType inputs { id } outputs { id } latestRun { runId state errorMessage facets } } } }`;
+const JOB = `query($id: ID!) { node(id: $id) { ... on Job { id processingType collectedBy retiredAt lineageUnknown inputs { id } outputs { id } latestRun { runId state errorMessage facets } } } }`;
 async function jobOf(name: string): Promise<any> {
   const r = await svc.graphql(JOB, { id: job(name) });
   assert.equal(r.errors, undefined, JSON.stringify(r.errors));
@@ -56,6 +56,16 @@ async function currentReaders(dsId: string): Promise<string[]> {
   assert.equal(r.errors, undefined, JSON.stringify(r.errors));
   return r.data.lineage.nodes.filter((n: any) => n.kind === 'JOB').map((n: any) => n.id).sort();
 }
+/** An event of another producer, now. */
+const producerEvent = (name: string, outputs: { namespace: string; name: string }[]) => ({
+  eventType: 'COMPLETE',
+  eventTime: new Date().toISOString(),
+  producer: 'https://tributary.test/events',
+  schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+  run: { runId: randomUUID() },
+  job: { namespace: `${cluster}-cdc`, name },
+  outputs,
+});
 const round = async (c: KafkaConnectCollector) => (await c.roundAll()).get(cluster)!;
 
 before(async () => {
@@ -70,16 +80,7 @@ before(async () => {
   await producer.send({ topic, messages: [1, 2, 3].map((n) => ({ value: JSON.stringify({ order: n }) })) });
   await producer.disconnect();
   // A producer that reports writing the topic (as Debezium's integration does): the topic is known.
-  const writer = {
-    eventType: 'COMPLETE',
-    eventTime: new Date().toISOString(),
-    producer: 'https://tributary.test/events',
-    schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-    run: { runId: randomUUID() },
-    job: { namespace: `${cluster}-cdc`, name: 'orders-cdc' },
-    outputs: [{ namespace: kafkaNs, name: topic }],
-  };
-  const res = await svc.post('/api/v1/lineage', JSON.stringify(writer), { 'Tributary-Wait': 'projected' });
+  const res = await svc.post('/api/v1/lineage', JSON.stringify(producerEvent('orders-cdc', [{ namespace: kafkaNs, name: topic }])), { 'Tributary-Wait': 'projected' });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   worker = await startConnectWorker(path.join(svc.config.embedded.home, 'test-connect', cluster), bootstrap, cluster, process.env.PATH ?? '', process.env.JAVA_HOME);
 });
@@ -117,6 +118,7 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
 
     const archive = await jobOf('archive');
     assert.equal(archive.processingType, 'STREAMING');
+    assert.deepEqual([archive.collectedBy, archive.retiredAt, archive.lineageUnknown], ['kafka-connect', null, null]);
     assert.equal(archive.latestRun.state, 'RUNNING');
     assert.deepEqual(archive.inputs.map((d: any) => d.id), [datasetId(kafkaNs, topic)]);
     assert.deepEqual(archive.outputs.map((d: any) => d.id), [datasetId('file', path.join(dir, 'archive.jsonl'))]);
@@ -136,6 +138,7 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
 
     const mirror = await jobOf('mirror-heartbeats');
     assert.equal(mirror.latestRun.facets.kafkaConnect.lineage, 'UNKNOWN');
+    assert.match(mirror.lineageUnknown, /MirrorHeartbeatConnector is not in the mapping table/);
     assert.deepEqual([mirror.inputs, mirror.outputs], [[], []], 'never a guess');
     const gaps = await svc.graphql(`query($ns: String) { coverageGaps(scope: NAMESPACE, value: $ns) { totalLineageUnknown lineageUnknown { jobId engine reason } } }`, { ns: `kafka-connect://${cluster}` });
     assert.equal(gaps.errors, undefined, JSON.stringify(gaps.errors));
@@ -160,6 +163,7 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
     assert.equal(paused.latestRun.facets.kafkaConnect.state, 'PAUSED');
     const loader = await jobOf('loader');
     assert.equal(loader.latestRun.state, 'ABORT');
+    assert.ok(loader.retiredAt, 'its job is retired');
     const upstream = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 1) { nodes { id } } }`, { id: datasetId(kafkaNs, loaded) });
     assert.deepEqual(upstream.data.lineage.nodes.map((n: any) => n.id), [datasetId(kafkaNs, loaded)], 'a deleted connector writes nothing now');
 
@@ -190,14 +194,7 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
     worker.freeze();
     const hung = round(collector);
     const started = Date.now();
-    const res = await svc.post('/api/v1/lineage', JSON.stringify({
-      eventType: 'COMPLETE',
-      eventTime: new Date().toISOString(),
-      producer: 'https://tributary.test/events',
-      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
-      run: { runId: randomUUID() },
-      job: { namespace: `${cluster}-cdc`, name: 'meanwhile' },
-    }));
+    const res = await svc.post('/api/v1/lineage', JSON.stringify(producerEvent('meanwhile', [])));
     assert.equal(res.status, 201);
     const out = await hung;
     assert.equal(out.ok === false && out.reason, 'TIMEOUT');

@@ -144,6 +144,18 @@ export class Job implements JobRecord {
   @Field(() => String, { nullable: true, description: 'Event time of the latest report of the job\'s inputs and outputs: its current IO is as of then.' })
   ioAt!: string | null;
 
+  @Field(() => String, { nullable: true, description: 'When the job stopped running (its Kafka Connect connector was deleted): none of its inputs and outputs is current lineage since.' })
+  retiredAt!: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The Tributary collector that made its lineage (kafka-connect: read from the Connect REST API), null when a producer reports it. Coverage counts such edges apart (collectedEdges).',
+  })
+  collectedBy!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Why nobody reports its lineage (a connector class Tributary does not map), when nobody does; listed in coverageGaps.lineageUnknown.' })
+  lineageUnknown!: string | null;
+
   @Field(() => GraphQLJSON, { description: 'All job facets by key, each from the latest event that sent it.' })
   facets!: Facets;
 
