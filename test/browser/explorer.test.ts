@@ -269,6 +269,27 @@ describe('the explorer in a browser', () => {
     await shot('coverage-lineage-unknown');
   });
 
+  it('draws the edges of a collected Kafka Connect connector dotted, in their own tone, saying why', async () => {
+    const cluster = `b-connect-${randomBytes(3).toString('hex')}`;
+    const snapshot = {
+      name: 'orders-archive',
+      type: 'sink',
+      config: { 'connector.class': 'org.apache.kafka.connect.file.FileStreamSinkConnector', topics: 'pg.shop.orders', file: `/archive/${cluster}.jsonl` },
+      connectorState: 'RUNNING',
+      connectorTrace: null,
+      tasks: [{ id: 0, state: 'RUNNING' }],
+    };
+    const { event } = connectorEvent(cluster, snapshot, { kafkaNamespace: `kafka://${cluster}:9092`, knownTopics: [] }, new Date());
+    assert.equal((await svc.postEvent(event)).status, 201);
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent(jobId(`kafka-connect://${cluster}`, 'orders-archive'))}`);
+    const collected = page.locator('.react-flow__edge.edge-collected');
+    await collected.first().waitFor();
+    assert.equal(await collected.count(), 2, 'its read and its write');
+    assert.match((await collected.first().getAttribute('aria-label')) ?? '', /collected by Tributary \(kafka-connect/);
+    assert.match(await page.getByLabel('legend').innerText(), /collected: a Kafka Connect connector's configuration/);
+    await shot('lineage-collected');
+  });
+
   it('the coverage dashboard lists the last day\'s regression with its likely cause, as lineageDiff reports it', async () => {
     const ns = `b-diff-${randomBytes(3).toString('hex')}`;
     const hour = 3_600_000;

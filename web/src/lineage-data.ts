@@ -7,7 +7,9 @@ import { nameOf, namespaceOf } from './components/common';
  * datasets and jobs, each job → output edge toned by coverage (column level or dataset level
  * only), symlinked names merged into one node. Column mode: datasets with their fields, field
  * edges labelled with their transformation, INDIRECT dashed, and a dashed "dataset level only"
- * edge wherever a job writes an output without column lineage.
+ * edge wherever a job writes an output without column lineage. Edges of a job whose lineage
+ * Tributary collected (a Kafka Connect connector: Job.collectedBy) are dotted, in a tone of their
+ * own, whichever way they go: no producer reports them.
  */
 
 export interface ApiNode {
@@ -18,6 +20,8 @@ export interface ApiNode {
   distance: number;
   side: string;
   datasetId: string | null;
+  /** Jobs only: who collected its lineage (null: a producer reports it). */
+  job?: { collectedBy: string | null } | null;
 }
 
 export interface ApiEdge {
@@ -40,7 +44,7 @@ export interface ApiGraph {
   edges: ApiEdge[];
 }
 
-const GRAPH = `truncated truncatedBy nodes { id kind name namespace distance side datasetId }
+const GRAPH = `truncated truncatedBy nodes { id kind name namespace distance side datasetId job { collectedBy } }
   edges { type fromId toId columnLevel outputFields fieldsWithInputs declared types subtypes jobId }`;
 
 const LINEAGE = `query Lineage($id: ID!, $up: Int!, $down: Int!, $withUp: Boolean!, $withDown: Boolean!, $asOf: String, $g: Granularity!) {
@@ -157,9 +161,11 @@ export function datasetDrawing(f: Fetched, rootId: string, cap: number): Drawabl
   for (const e of f.edges.values()) {
     if (e.type === 'ALIAS') continue;
     const [s, t] = [rep.get(e.fromId) ?? e.fromId, rep.get(e.toId) ?? e.toId];
-    const tone = e.type === 'PRODUCES' ? toneOfProduces(e) : 'plain';
-    const coverage =
-      e.type === 'PRODUCES' && e.columnLevel !== null
+    const collector = e.type === 'FEEDS' || e.type === 'PRODUCES' ? f.nodes.get(e.type === 'FEEDS' ? e.toId : e.fromId)?.job?.collectedBy : null;
+    const tone = collector ? 'collected' : e.type === 'PRODUCES' ? toneOfProduces(e) : 'plain';
+    const coverage = collector
+      ? `collected by Tributary (${collector}: the connector's configuration, read from the Kafka Connect REST API); no producer reports it`
+      : e.type === 'PRODUCES' && e.columnLevel !== null
         ? e.columnLevel
           ? `column level: ${e.fieldsWithInputs} of ${e.outputFields} output fields have input fields`
           : 'dataset level only: this job reports no column lineage for this output'
@@ -231,6 +237,7 @@ export function columnDrawing(fields: Fetched, d: Fetched, rootId: string, rootF
   for (const e of d.edges.values()) if (e.type === 'FEEDS') inputsOf.set(e.toId, [...(inputsOf.get(e.toId) ?? []), e.fromId]);
   for (const e of d.edges.values()) {
     if (e.type !== 'PRODUCES' || e.columnLevel !== false) continue;
+    const collector = d.nodes.get(e.fromId)?.job?.collectedBy;
     for (const rawInput of inputsOf.get(e.fromId) ?? []) {
       const [input, output] = [ds(rawInput), ds(e.toId)];
       for (const x of [input, output]) if (!byDataset.has(x)) byDataset.set(x, new Map());
@@ -238,9 +245,11 @@ export function columnDrawing(fields: Fetched, d: Fetched, rootId: string, rootF
         id: `L|${input}|${output}|${e.fromId}`,
         source: input,
         target: output,
-        tone: 'dataset',
-        label: 'dataset level only',
-        title: `${nameOf(e.fromId)} reads ${nameOf(input)} and writes ${nameOf(e.toId)} without column lineage: precision is lost here`,
+        tone: collector ? 'collected' : 'dataset',
+        label: collector ? 'collected' : 'dataset level only',
+        title: collector
+          ? `${nameOf(e.fromId)} reads ${nameOf(input)} and writes ${nameOf(e.toId)}, as collected by Tributary (${collector}); no producer reports it`
+          : `${nameOf(e.fromId)} reads ${nameOf(input)} and writes ${nameOf(e.toId)} without column lineage: precision is lost here`,
       });
     }
   }

@@ -215,6 +215,9 @@ function Legend({ column }: { column: boolean }) {
           <li>
             <span className="swatch swatch-dataset" /> dataset level only: no column lineage through that job
           </li>
+          <li>
+            <span className="swatch swatch-collected" /> collected: a Kafka Connect connector&apos;s configuration, no producer reports it
+          </li>
         </>
       ) : (
         <>
@@ -226,6 +229,9 @@ function Legend({ column }: { column: boolean }) {
           </li>
           <li>
             <span className="swatch swatch-plain" /> read
+          </li>
+          <li>
+            <span className="swatch swatch-collected" /> collected: a Kafka Connect connector&apos;s configuration, no producer reports it
           </li>
         </>
       )}
