@@ -172,7 +172,7 @@ function nextStep(cluster: string, s: ConnectorSnapshot, before: Sent | undefine
   const failed = runState(s).state === 'FAILED';
   const sameRun = before !== undefined && before.configHash === configHash && (!before.ended || failed);
   const runId = sameRun ? before.runId : runIdOf(cluster, s, before?.runId ?? null);
-  const e = connectorEvent(cluster, s, ctx, at, { runId });
+  const e = connectorEvent(cluster, s, ctx, at, runId);
   if (e.lineage.status === 'SELF_REPORTED') {
     // Its own integration reports it from now on: a run this collector had open is complete.
     const events = before && !before.ended ? [endEvent(cluster, s.name, before.runId, 'RECONFIGURED', at)] : [];

@@ -88,12 +88,11 @@ export interface ConnectorEvents {
 
 /**
  * The event that says what the connector is now (RUNNING, or FAIL with the trace's first line), in
- * the run that follows `previous` (see runIdOf), or in `runId` when given (the run goes on).
+ * run `runId` (default: the connector's first run, runIdOf with no previous run).
  */
-export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: MappingContext, at: Date, run: { runId: string } | { previous: string | null } = { previous: null }): ConnectorEvents {
+export function connectorEvent(cluster: string, s: ConnectorSnapshot, ctx: MappingContext, at: Date, runId: string = runIdOf(cluster, s)): ConnectorEvents {
   const lineage = connectorLineage(s.config, ctx);
   const { state, trace } = runState(s);
-  const runId = 'runId' in run ? run.runId : runIdOf(cluster, s, run.previous);
   const runFacets: Record<string, unknown> = {
     kafkaConnect: {
       _producer: COLLECTOR_PRODUCER,

@@ -85,17 +85,20 @@ export function nestingOver(sql: string, max: number): boolean {
 
 const unquote = (part: string) => part.replace(/^[`"[]|[`"\]]$/g, '');
 
+const NO_GRAMMAR = { status: 'UNPARSED', dialect: null, reason: 'UNKNOWN_DIALECT', message: 'a dialect the parser has no grammar for' } as const;
+
 /** What is refused before parsing: no grammar, too large, too deep (null: parse it). */
 export function refusal(sql: string, dialect: SqlDialect | null): Extract<SqlParse, { status: 'UNPARSED' }> | null {
-  if (!dialect) return { status: 'UNPARSED', dialect: null, reason: 'UNKNOWN_DIALECT', message: 'a dialect the parser has no grammar for' };
+  if (!dialect) return NO_GRAMMAR;
   if (sql.length > MAX_SQL_CHARS) return { status: 'UNPARSED', dialect, reason: 'TOO_LARGE', message: `${sql.length} characters, over ${MAX_SQL_CHARS}` };
   if (nestingOver(sql, MAX_NESTING)) return { status: 'UNPARSED', dialect, reason: 'TOO_DEEP', message: `brackets nested deeper than ${MAX_NESTING}` };
   return null;
 }
 
 export function declaredTables(mod: ParserModule, sql: string, dialect: SqlDialect | null): SqlParse {
+  if (!dialect) return NO_GRAMMAR;
   const refused = refusal(sql, dialect);
-  if (refused || !dialect) return refused!;
+  if (refused) return refused;
   const Cls = mod[PARSERS[dialect]] as (new () => Parser) | undefined;
   if (typeof Cls !== 'function') return { status: 'UNPARSED', dialect, reason: 'FAILED', message: `the parser module has no ${PARSERS[dialect]}` };
   let first: { message: string; startLine: number; startColumn: number } | null = null;
