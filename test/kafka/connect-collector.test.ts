@@ -169,6 +169,8 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
 
     await worker.call('PUT', '/connectors/archive/resume');
     await worker.put('archive', { 'connector.class': SINK, topics: topic, file: path.join(dir, 'archive-2.jsonl'), 'key.converter': str, 'value.converter': str });
+    // The worker applies a new configuration asynchronously: wait until the listing shows it.
+    await worker.waitConfig('archive', 'file', path.join(dir, 'archive-2.jsonl'));
     await worker.waitState('archive', 'RUNNING');
     assert.equal((await round(collector)).ok, true);
     const moved = await jobOf('archive');

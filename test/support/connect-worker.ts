@@ -18,6 +18,8 @@ export interface ConnectWorker {
   call(method: 'PUT' | 'POST', pathname: string): Promise<void>;
   /** Waits until the connector is in `state` and it has tasks, each in `taskState` (default: the same). */
   waitState(connector: string, state: string, taskState?: string, timeoutMs?: number): Promise<void>;
+  /** Waits until `GET /connectors?expand=info` (what the collector reads) shows `key` = `value` in the connector's config. */
+  waitConfig(connector: string, key: string, value: string, timeoutMs?: number): Promise<void>;
   freeze(): void;
   thaw(): void;
   kill(): Promise<void>;
@@ -74,6 +76,11 @@ export async function startConnectWorker(home: string, bootstrap: string, group:
       until(`${name} ${state}, its tasks ${taskState}`, async () => {
         const s = (await request('GET', `/connectors/${encodeURIComponent(name)}/status`)) as { connector: { state: string }; tasks: { state: string }[] };
         return s.connector.state === state && s.tasks.length > 0 && s.tasks.every((t) => t.state === taskState);
+      }, timeoutMs),
+    waitConfig: (name, key, value, timeoutMs = 90_000) =>
+      until(`${name} with ${key}=${value}`, async () => {
+        const all = (await request('GET', '/connectors?expand=info')) as Record<string, { info?: { config?: Record<string, string> } }>;
+        return all[name]?.info?.config?.[key] === value;
       }, timeoutMs),
     freeze: () => void child.kill('SIGSTOP'),
     thaw: () => void child.kill('SIGCONT'),
