@@ -99,6 +99,8 @@ export interface Config {
   alerts: AlertSettings | null;
   /** The Kafka Connect collector (src/kafka-connect/); null: off (TRIBUTARY_KAFKA_CONNECT_URLS unset). */
   kafkaConnect: KafkaConnectSettings | null;
+  /** The SQL declarer (src/sql/declarer.ts): intervalS 0 is off. */
+  sqlDeclarer: { intervalS: number; timeoutMs: number; coldTimeoutMs: number };
 }
 
 export interface KafkaConnectSettings {

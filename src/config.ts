@@ -166,6 +166,12 @@ const envSchema = z.object({
   TRIBUTARY_KAFKA_CONNECT_TIMEOUT_MS: positiveInt.max(600_000).default(10_000),
   /** Largest answer read from one cluster per round; a larger one fails that round (TOO_LARGE). */
   TRIBUTARY_KAFKA_CONNECT_MAX_BYTES: byteSize.default(64 * 1024 * 1024),
+  /** Seconds between rounds of the SQL declarer (tables named in sql job facets, src/sql/declarer.ts); 0: off. */
+  TRIBUTARY_SQL_DECLARE_INTERVAL_S: z.coerce.number().int().min(0).max(86_400).default(30),
+  /** Longest parse of one statement, once the dialect's grammar is loaded; past it the statement is UNPARSED (TIMEOUT). */
+  TRIBUTARY_SQL_PARSE_TIMEOUT_MS: positiveInt.max(600_000).default(5_000),
+  /** Longest parse of the first statement of a dialect in a parser worker (it loads the grammar). */
+  TRIBUTARY_SQL_PARSE_COLD_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
   /** Most events one Neo4j transaction of the worker holds. */
   TRIBUTARY_WORKER_BATCH: positiveInt.max(5000).default(500),
 });
@@ -270,6 +276,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'false' ? 'off' : e.TRIBUTARY_PLAN_WARMUP === 'all' ? 'all' : 'first',
     explorer: e.TRIBUTARY_EXPLORER === 'true',
     gauges: { intervalS: e.TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S, maxSeries: e.TRIBUTARY_LINEAGE_GAUGES_MAX_SERIES },
+    sqlDeclarer: { intervalS: e.TRIBUTARY_SQL_DECLARE_INTERVAL_S, timeoutMs: e.TRIBUTARY_SQL_PARSE_TIMEOUT_MS, coldTimeoutMs: e.TRIBUTARY_SQL_PARSE_COLD_TIMEOUT_MS },
     alerts: e.TRIBUTARY_ALERT_WEBHOOK
       ? {
           webhook: e.TRIBUTARY_ALERT_WEBHOOK,

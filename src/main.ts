@@ -13,6 +13,7 @@ import { readTls } from './http/tls';
 import { KafkaWorker } from './ingest/kafka-worker';
 import type { KafkaConnectCollector } from './kafka-connect/collector';
 import { createConnectCollector } from './kafka-connect/service';
+import { createSqlDeclarer, type SqlDeclarer } from './sql/declarer';
 import { ingestNdjson } from './ingest/ndjson';
 import { reproject } from './ingest/reproject';
 import { createLogger, type Logger } from './log';
@@ -21,9 +22,9 @@ import { Metrics } from './metrics';
 /**
  * Entry point. Commands:
  *   (none) | serve   API on PORT, plus the Kafka worker when KAFKA_BROKERS is set and the Kafka
- *                    Connect collector when TRIBUTARY_KAFKA_CONNECT_URLS is
- *   api              API only (no Kafka worker, no collector)
- *   worker           Kafka worker and collector only (health and /metrics on PORT); needs KAFKA_BROKERS
+ *                    Connect collector when TRIBUTARY_KAFKA_CONNECT_URLS is, and the SQL declarer
+ *   api              API only (no Kafka worker, no collector, no SQL declarer)
+ *   worker           Kafka worker, collector and SQL declarer only (health and /metrics on PORT); needs KAFKA_BROKERS
  *   neo4j            only the embedded Neo4j, until Ctrl-C (prints its bolt URI)
  *   ingest [F|-]     NDJSON events from file F or stdin; progress on stderr, summary on stdout;
  *                    exit 3 when some events were rejected
@@ -47,12 +48,14 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   let core: Core | null = null;
   let worker: KafkaWorker | null = null;
   let collector: KafkaConnectCollector | null = null;
+  let declarer: SqlDeclarer | null = null;
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
     await collector?.stop();
+    await declarer?.stop();
     await worker?.stop();
     await closeHttp?.().catch((err) => log.error('error closing the service', { error: err }));
     await core?.liveness.stop();
@@ -107,6 +110,10 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   if (config.kafkaConnect && shape !== 'api') {
     collector = createConnectCollector(config.kafkaConnect, { ingestor, executor: graph.executor, rules: graph.rules, metrics, log });
     collector.start();
+  }
+  if (config.sqlDeclarer.intervalS > 0 && shape !== 'api') {
+    declarer = createSqlDeclarer(config.sqlDeclarer, graph.executor, metrics, log);
+    declarer.start();
   }
   log.info('Tributary running', {
     shape,

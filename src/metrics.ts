@@ -162,6 +162,18 @@ export class Metrics {
     labelNames: ['cluster'] as const,
     registers: [this.registry],
   });
+  readonly sqlStatements = new Counter({
+    name: 'tributary_sql_statements_total',
+    help: 'Statements of sql job facets the SQL declarer recorded, by status (parsed, unparsed) and reason (none, TOO_LARGE, TOO_DEEP, UNKNOWN_DIALECT, SYNTAX, TIMEOUT, FAILED)',
+    labelNames: ['status', 'reason'] as const,
+    registers: [this.registry],
+  });
+  readonly sqlRounds = new Counter({
+    name: 'tributary_sql_declarer_rounds_total',
+    help: 'Rounds of the SQL declarer by outcome (ok, failed: the graph did not answer; retried next round)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
 
   constructor(defaults = true) {
     if (defaults) collectDefaultMetrics({ register: this.registry, prefix: 'tributary_' });

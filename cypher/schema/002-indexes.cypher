@@ -9,3 +9,6 @@ CREATE FULLTEXT INDEX entity_search_v2 IF NOT EXISTS FOR (n:Dataset|Job|Field) O
 CREATE INDEX event_job IF NOT EXISTS FOR (n:Event) ON (n.jobId);
 CREATE INDEX event_dataset IF NOT EXISTS FOR (n:Event) ON (n.datasetId);
 CREATE INDEX job_lineage_unknown IF NOT EXISTS FOR (n:Job) ON (n.lineageUnknown);
+CREATE INDEX job_sql_hash IF NOT EXISTS FOR (n:Job) ON (n.sqlHash);
+CREATE TEXT INDEX dataset_name_text IF NOT EXISTS FOR (n:Dataset) ON (n.name);
+CREATE INDEX sql_table_tail IF NOT EXISTS FOR (n:SqlTable) ON (n.tail);

@@ -75,6 +75,11 @@ export enum Query {
   JobsByLastSeen = 'browse/jobs-by-last-seen',
   KnownTopics = 'kafka-connect/known-topics',
   ConnectorRuns = 'kafka-connect/connector-runs',
+  PendingStatements = 'sql/pending-statements',
+  WriteDeclared = 'sql/write-declared',
+  TableCandidates = 'sql/table-candidates',
+  WriteResolutions = 'sql/write-resolutions',
+  DeclaredOfJobs = 'sql/declared-of-jobs',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

@@ -9,7 +9,7 @@ import type { DiffService } from '../lineage/diff-service';
 import type { BreaksService } from '../lineage/breaks-service';
 import type { PathService } from '../lineage/path-service';
 import type { IdentityService } from '../lineage/identity-service';
-import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord } from '../lineage/types';
+import type { DatasetRecord, FieldRecord, JobRecord, JobVersionRecord, RunRecord, SqlDeclarationRecord } from '../lineage/types';
 
 /** Services shared by all requests. */
 export interface Services {
@@ -42,6 +42,7 @@ export interface Loaders {
   datasetJobs: DataLoader<string, { producers: string[]; consumers: string[] }>;
   versions: DataLoader<string, JobVersionRecord[]>;
   runLineage: DataLoader<string, { upstream: RunLink[]; downstream: RunLink[] }>;
+  sqlDeclaration: DataLoader<string, SqlDeclarationRecord | null>;
 }
 
 export interface Context {
@@ -71,6 +72,7 @@ export function createContext(services: Services): Context {
       datasetJobs: new DataLoader((ids) => c.datasetJobs(ids)),
       versions: new DataLoader((ids) => c.versionsOfJobs(ids)),
       runLineage: new DataLoader((ids) => c.runLineage(ids)),
+      sqlDeclaration: new DataLoader((ids) => c.sqlDeclarations(ids)),
     },
   };
 }

@@ -1,6 +1,8 @@
 import { registerEnumType } from 'type-graphql';
 import {
   BreakRole,
+  SqlParseStatus,
+  SqlUnparsedReason,
   BrowseOrder,
   ChangeCause,
   Dependencies,
@@ -210,6 +212,23 @@ registerEnumType(IoDirection, {
   name: 'IoDirection',
   description: 'Whether a job reads (INPUT) or writes (OUTPUT) a dataset.',
   valuesConfig: { INPUT: { description: 'The job reads the dataset.' }, OUTPUT: { description: 'The job writes the dataset.' } },
+});
+registerEnumType(SqlParseStatus, {
+  name: 'SqlParseStatus',
+  description: "What the SQL declarer made of a job's statement (sql job facet).",
+  valuesConfig: { PARSED: { description: 'Parsed: its tables are declared lineage.' }, UNPARSED: { description: 'Not parsed, for the reason given; nothing is guessed from it.' } },
+});
+registerEnumType(SqlUnparsedReason, {
+  name: 'SqlUnparsedReason',
+  description: 'Why a statement was not parsed.',
+  valuesConfig: {
+    TOO_LARGE: { description: 'Longer than the parser takes (256 KiB).' },
+    TOO_DEEP: { description: 'Brackets nested deeper than the parser takes (100).' },
+    UNKNOWN_DIALECT: { description: 'A dialect the parser has no grammar for (dbt on DuckDB, BigQuery, ...), or none said.' },
+    SYNTAX: { description: "The grammar of its dialect rejects it; the message gives the parser's first error." },
+    TIMEOUT: { description: 'Not parsed within the time limit (TRIBUTARY_SQL_PARSE_TIMEOUT_MS).' },
+    FAILED: { description: 'The parser failed or died on it.' },
+  },
 });
 registerEnumType(ChangeCause, {
   name: 'ChangeCause',

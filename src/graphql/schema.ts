@@ -10,6 +10,7 @@ import { IdentityQueries } from './identity/resolvers';
 import { BlastRadiusResolver, ImpactItemResolver, ImpactQueries } from './impact/resolvers';
 import { TraceHopResolver, TraceQueries } from './trace/resolvers';
 import { oneWalkAtATime } from './walks';
+import { DeclaredResolutionResolver, JobSqlResolver } from './sql/resolvers';
 import { DatasetFieldResolver, DatasetResolver, JobResolver, NodeQueries, RunLinkResolver, RunResolver } from './nodes/resolvers';
 
 /** The executable schema, built from the decorated classes (code first). */
@@ -21,6 +22,8 @@ export function buildGraphqlSchema(): GraphQLSchema {
       DatasetResolver,
       DatasetFieldResolver,
       JobResolver,
+      JobSqlResolver,
+      DeclaredResolutionResolver,
       RunResolver,
       RunLinkResolver,
       LineageQueries,

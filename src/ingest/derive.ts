@@ -4,6 +4,8 @@
  * later deletion (`_deleted: true`) clears what an earlier version set. Facets not listed here
  * derive nothing; they are still kept whole as JSON (the `facetValues` list, merge-facets.cypher).
  */
+import { createHash } from 'node:crypto';
+
 type Facet = Record<string, unknown>;
 type Derivation = Record<string, (f: Facet) => unknown>;
 
@@ -52,7 +54,8 @@ export const JOB_DERIVED: Record<string, Derivation> = {
   documentation: { description: (f) => str(f.description) },
   jobType: { integration: (f) => str(f.integration), processingType: (f) => str(f.processingType), jobType: (f) => str(f.jobType) },
   ownership: { owners },
-  sql: { sql: (f) => str(f.query) },
+  // sqlHash: what the SQL declarer (src/sql/declarer.ts) compares to know a statement changed.
+  sql: { sql: (f) => str(f.query), sqlDialect: (f) => str(f.dialect), sqlHash: (f) => sqlHash(str(f.query)) },
   sourceCodeLocation: { sourceCodeUrl: (f) => str(f.url) },
   sourceCode: { sourceCodeLanguage: (f) => str(f.language) },
 };
@@ -68,6 +71,11 @@ export const RUN_DERIVED: Record<string, Derivation> = {
     parentJobName: (f) => nested(f, 'job', 'name'),
   },
 };
+
+/** The statement's fingerprint (sha-256, hex), as the SQL declarer records the one it parsed. */
+export function sqlHash(query: string | null): string | null {
+  return query === null ? null : createHash('sha256').update(query).digest('hex');
+}
 
 /** The derived properties of one facet; all null when the facet is deleted (value null). */
 export function derive(table: Record<string, Derivation>, key: string, value: Facet | null): Record<string, unknown> {

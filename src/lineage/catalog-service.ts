@@ -5,7 +5,7 @@ import { parseJsonProperty } from '../graph/mappers';
 import { checkFirst } from './common';
 import { fieldId } from '../ids';
 import { parseNormalisation } from '../ingest/naming';
-import { EntityKind, type DatasetRecord, type Facets, type FieldRecord, type JobRecord, type JobVersionRecord, type RunRecord, type SearchMatch } from './types';
+import { EntityKind, type DatasetRecord, type Facets, type FieldRecord, type JobRecord, type JobVersionRecord, type RunRecord, type SearchMatch, type SqlDeclarationRecord, type DeclaredTableRecord } from './types';
 
 /** A run and a dataset: which run wrote (or read) that dataset. */
 export interface RunLink {
@@ -114,6 +114,12 @@ export class CatalogService {
   async versionsOfJobs(ids: readonly string[]): Promise<JobVersionRecord[][]> {
     const rows = await this.executor.read<{ jobId: string; versions: JobVersionRecord[] }>(Query.VersionsOfJobs, { ids });
     return align(ids, rows, (r) => r.jobId, null).map((r) => r?.versions ?? []);
+  }
+
+  /** What the SQL declarer recorded for each job's current statement (null: no statement, or not parsed yet). */
+  async sqlDeclarations(ids: readonly string[]): Promise<(SqlDeclarationRecord | null)[]> {
+    const rows = await this.executor.read<{ jobId: string; parse: Omit<SqlDeclarationRecord, 'tables'>; tables: DeclaredTableRecord[] }>(Query.DeclaredOfJobs, { ids });
+    return align(ids, rows, (r) => r.jobId, null).map((r) => (r ? { ...r.parse, tables: r.tables } : null));
   }
 
   /** Dataset ids each run read and wrote. */

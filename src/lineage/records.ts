@@ -4,6 +4,8 @@
  * of GraphQL; times are ISO-8601 UTC strings (event time). The vocabulary is in types.ts.
  */
 
+import type { IoDirection, MatchStrength, SqlParseStatus, SqlUnparsedReason } from './types';
+
 /** Facets by key, each as the JSON the latest event sent (see merge-facets.cypher). */
 export type Facets = Record<string, unknown>;
 
@@ -93,4 +95,34 @@ export interface JobVersionRecord {
   firstSeen: string | null;
   lastSeen: string | null;
   runs: number;
+}
+
+/** A table a job's SQL statement names (the SQL declarer: DECLARED lineage, never reported). */
+export interface DeclaredTableRecord {
+  /** OUTPUT: inserted into, merged into, updated, deleted from, overwritten or created; INPUT: every other table it names. */
+  role: IoDirection;
+  /** As the statement writes it, unquoted, parts joined with '.'. */
+  name: string;
+  /** Where the statement names it first: 1-based line, 0-based column, character offsets [start, end). */
+  line: number;
+  column: number;
+  start: number;
+  end: number;
+  /** Some resolved dataset (or a symlinked name of it) is one the job's events list that way: nothing new. */
+  reported: boolean;
+  /** The datasets the name resolves to: STRONG by qualified name, MEDIUM by the table name alone. */
+  resolved: { datasetId: string; strength: MatchStrength }[];
+}
+
+/** What the SQL declarer recorded for a job's current statement. */
+export interface SqlDeclarationRecord {
+  status: SqlParseStatus;
+  /** The grammar it was parsed with, null when none applied. */
+  dialect: string | null;
+  /** Where the dialect was read from ("sql facet dialect spark", "engine flink"). */
+  dialectFrom: string;
+  reason: SqlUnparsedReason | null;
+  message: string | null;
+  parsedAt: string;
+  tables: DeclaredTableRecord[];
 }

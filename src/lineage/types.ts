@@ -207,6 +207,29 @@ export enum IoDirection {
   OUTPUT = 'OUTPUT',
 }
 
+/** What the SQL declarer made of a job's statement (src/sql/declarer.ts). */
+export enum SqlParseStatus {
+  PARSED = 'PARSED',
+  /** Not parsed, for the reason given: nothing is guessed from it. */
+  UNPARSED = 'UNPARSED',
+}
+
+/** Why a statement was not parsed (src/sql/declared-tables.ts). */
+export enum SqlUnparsedReason {
+  /** Longer than the parser takes (256 KiB). */
+  TOO_LARGE = 'TOO_LARGE',
+  /** Brackets nested deeper than the parser takes (100). */
+  TOO_DEEP = 'TOO_DEEP',
+  /** A dialect the parser has no grammar for (dbt on DuckDB, BigQuery, ...), or none said. */
+  UNKNOWN_DIALECT = 'UNKNOWN_DIALECT',
+  /** The grammar of its dialect rejects it; the message gives the parser's first error. */
+  SYNTAX = 'SYNTAX',
+  /** Not parsed within the time limit. */
+  TIMEOUT = 'TIMEOUT',
+  /** The parser failed or died on it. */
+  FAILED = 'FAILED',
+}
+
 /**
  * The likely cause of a granularity change, from the two runs that decided it (what their events
  * say about who produced them), first that applies.
@@ -315,4 +338,4 @@ export interface LineageGraph {
 }
 
 // The node records (what a lookup of a dataset, field, job, run or job version answers) live in records.ts.
-export type { Facets, DatasetRecord, FieldRecord, JobRecord, RunRecord, JobVersionRecord } from './records';
+export type { Facets, DatasetRecord, FieldRecord, JobRecord, RunRecord, JobVersionRecord, SqlDeclarationRecord, DeclaredTableRecord } from './records';

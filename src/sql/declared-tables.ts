@@ -45,7 +45,14 @@ interface Ctx {
   stop?: { stop: number } | null;
   getText(): string;
 }
+interface Token {
+  text: string;
+  start: number;
+  stop: number;
+  channel: number;
+}
 interface Parser {
+  getAllTokens(sql: string): Token[];
   parse(sql: string, onError?: (e: { message: string; startLine: number; startColumn: number }) => void): Ctx;
 }
 
@@ -68,6 +75,38 @@ const READ_SCOPE = /Query|Relation|FromClause|Select|Subquery|TableSource|Join/;
 /** …or a write (the target of a DML statement). */
 const WRITE_SCOPE = /Insert|Merge|Update|Delete|Replace|Overwrite|Upsert/;
 const CTE = /^(NamedQuery|WithItem|CommonTableExpression|Cte|WithElement)Context$/;
+
+/**
+ * dt-sql-parser's Spark grammar takes `catalog.db.table` only where a query reads a table, not as
+ * the target of CREATE, INSERT, MERGE, UPDATE or DELETE (4.5.1: "'.' is not valid at this
+ * position"), though Spark 3 accepts it everywhere. So for Spark, every name of three or more parts
+ * (the parser's own tokens, quoted parts included) is folded into one quoted identifier of the same
+ * length before parsing: positions stay exact, the tree keeps its shape, and the name is taken back
+ * from the tokens by its start offset. A folded column path (`s.addr.city`) stays a column.
+ */
+function foldMultipart(parser: Parser, sql: string): { sql: string; names: Map<number, string> } {
+  const names = new Map<number, string>();
+  const tokens = parser.getAllTokens(sql);
+  const ident = (t: Token | undefined) => !!t && t.channel === 0 && /^(?:[\p{L}_][\p{L}\p{N}_$]*|`(?:[^`]|``)*`)$/u.test(t.text);
+  const dot = (t: Token | undefined) => !!t && t.channel === 0 && t.text === '.';
+  let out = '';
+  let at = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    if (!ident(tokens[i]) || (i > 0 && dot(tokens[i - 1]))) continue;
+    let j = i;
+    while (dot(tokens[j + 1]) && ident(tokens[j + 2])) j += 2;
+    if (j - i < 4) continue;
+    const start = tokens[i]!.start;
+    const end = tokens[j]!.stop + 1;
+    const parts = [];
+    for (let k = i; k <= j; k += 2) parts.push(unquote(tokens[k]!.text).replace(/``/g, '`'));
+    names.set(start, parts.join('.'));
+    out += sql.slice(at, start) + '`' + '_'.repeat(end - start - 2) + '`';
+    at = end;
+    i = j;
+  }
+  return { sql: names.size ? out + sql.slice(at) : sql, names };
+}
 
 const className = (c: Ctx) => (c.constructor?.name ?? '').replace(/\$\d+$/, '');
 
@@ -103,8 +142,12 @@ export function declaredTables(mod: ParserModule, sql: string, dialect: SqlDiale
   if (typeof Cls !== 'function') return { status: 'UNPARSED', dialect, reason: 'FAILED', message: `the parser module has no ${PARSERS[dialect]}` };
   let first: { message: string; startLine: number; startColumn: number } | null = null;
   let tree: Ctx;
+  let folded = new Map<number, string>();
   try {
-    tree = new Cls().parse(sql, (e) => void (first ??= e));
+    const parser = new Cls();
+    let text = sql;
+    if (dialect === 'spark') ({ sql: text, names: folded } = foldMultipart(parser, sql));
+    tree = parser.parse(text, (e) => void (first ??= e));
   } catch (err) {
     return { status: 'UNPARSED', dialect, reason: 'FAILED', message: `the parser failed (${(err as Error)?.message ?? err})` };
   }
@@ -129,7 +172,7 @@ export function declaredTables(mod: ParserModule, sql: string, dialect: SqlDiale
   const seen = new Set<string>();
   const tables: DeclaredTable[] = [];
   for (const ref of refs) {
-    const tableName = ref.getText().split('.').map(unquote).join('.');
+    const tableName = folded.get(ref.start?.start ?? -1) ?? ref.getText().split('.').map(unquote).join('.');
     const role = roleOf(ref);
     if (role === 'INPUT' && !tableName.includes('.') && ctes.has(tableName.toLowerCase())) continue;
     const key = `${role}\u0000${tableName.toLowerCase()}`;

@@ -52,9 +52,27 @@ describe('tables declared in SQL', () => {
     assert.deepEqual(tables(await pool.parse('CREATE TABLE hive.s.t AS SELECT * FROM iceberg.s.src', 'trino')), [['OUTPUT', 'hive.s.t'], ['INPUT', 'iceberg.s.src']]);
   });
 
+  it("takes Iceberg's catalog.db.table as the target of every write, which dt-sql-parser's Spark grammar refuses, with exact positions", async () => {
+    const insert = capturedSpark('INSERT OVERWRITE lake.shop.revenue_summary');
+    const r = await pool.parse(insert, 'spark');
+    assert.deepEqual(tables(r), [['OUTPUT', 'lake.shop.revenue_summary'], ['INPUT', 'lake.shop.orders_by_country']]);
+    for (const t of r.status === 'PARSED' ? r.tables : []) assert.equal(insert.slice(t.start, t.end), t.name);
+    for (const [sql, name] of [
+      [capturedSpark('CREATE TABLE IF NOT EXISTS lake.shop.revenue_audit'), 'lake.shop.revenue_audit'],
+      [capturedSpark('UPDATE lake.shop.revenue_audit'), 'lake.shop.revenue_audit'],
+      ['DELETE FROM lake.shop.x WHERE a = 1', 'lake.shop.x'],
+      ['MERGE INTO lake.shop.x t USING s ON t.a = s.a WHEN MATCHED THEN DELETE', 'lake.shop.x'],
+    ] as const) assert.deepEqual((tables(await pool.parse(sql, 'spark')) as string[][])[0], ['OUTPUT', name], sql);
+    // Quoted parts keep their text; a three-part column path stays a column; a string is never a name.
+    assert.deepEqual(tables(await pool.parse("INSERT INTO `my cat`.shop.`a``b` SELECT s.addr.city, 'x.y.z' FROM c1.d1.t1 s JOIN d2.t2 ON 1 = 1", 'spark')), [
+      ['OUTPUT', 'my cat.shop.a`b'],
+      ['INPUT', 'c1.d1.t1'],
+      ['INPUT', 'd2.t2'],
+    ]);
+  });
+
   it('records what does not parse as unparsed, with the reason, never a guess', async () => {
-    // dt-sql-parser 4.5.1's Spark grammar takes at most db.table as an INSERT target: Iceberg's catalog.db.table is refused.
-    const r = await pool.parse(capturedSpark('INSERT OVERWRITE lake.shop.revenue_summary'), 'spark');
+    const r = await pool.parse('INSERT INTO lake.db.out SELEC a FROM lake.db.in', 'spark');
     assert.equal(r.status === 'UNPARSED' && r.reason, 'SYNTAX');
     assert.match(r.status === 'UNPARSED' ? r.message : '', /^line 1:\d+: /);
     assert.equal((await pool.parse('SELEC nonsense FROM', 'spark')).status, 'UNPARSED');

@@ -1,0 +1,155 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { datasetId, jobId } from '../../src/ids';
+import { Metrics } from '../../src/metrics';
+import { SqlDeclarer } from '../../src/sql/declarer';
+import { SqlParsePool } from '../../src/sql/parse-pool';
+import { startService, type TestService } from '../support/app';
+import { dumpNamespaces } from '../support/dump';
+import { seedDelivery, type SeedDelivery } from '../support/seed-stack';
+
+/**
+ * The SQL declarer on the real graph: the seed stack's openlineage-spark 1.53 capture (a Delta
+ * MERGE whose source subquery reads an Iceberg table openlineage-spark names only in column lineage), then hostile
+ * statements (5 MB, nested 10,000 deep, a dialect without a grammar, a syntax error, unicode names),
+ * a statement that changes and one that goes away. Each round runs on the test's own job namespaces.
+ */
+let svc: TestService;
+let seed: SeedDelivery;
+let declarer: SqlDeclarer;
+const metrics = new Metrics(false);
+const ns = `t-sql-${randomBytes(4).toString('hex')}`;
+/** The namespace as an unquoted SQL identifier (Trino's grammar has no '-' in one). */
+const db = `${ns.replace(/-/g, '_')}_db`;
+
+const DECL = `query($id: ID!) { job(id: $id) { sql sqlDeclaration { status dialect dialectFrom reason message parsedAt
+  tables { role name line column start end reported resolved { datasetId strength dataset { id } } } } } }`;
+async function declaration(id: string): Promise<any> {
+  const r = await svc.graphql(DECL, { id });
+  assert.equal(r.errors, undefined, JSON.stringify(r.errors));
+  return r.data.job.sqlDeclaration;
+}
+const sqlEvent = (name: string, sqlFacet: Record<string, unknown> | null, extra: Record<string, unknown> = {}) => ({
+  eventType: 'COMPLETE',
+  eventTime: new Date().toISOString(),
+  producer: 'https://tributary.test/sql',
+  schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent',
+  run: { runId: randomUUID() },
+  job: { namespace: ns, name, facets: sqlFacet ? { sql: { _producer: 'https://tributary.test/sql', _schemaURL: 'https://openlineage.io/spec/facets/1-1-0/SQLJobFacet.json', ...sqlFacet } } : {} },
+  inputs: [],
+  outputs: [],
+  ...extra,
+});
+async function send(events: unknown[]): Promise<void> {
+  const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(events), { 'Tributary-Wait': 'projected' });
+  assert.equal(res.body.summary?.failed, 0, JSON.stringify(res.body));
+}
+
+before(async () => {
+  svc = await startService();
+  seed = seedDelivery(randomBytes(3).toString('hex'));
+  await send(seed.events);
+  declarer = new SqlDeclarer(svc.app.executor, new SqlParsePool({ timeoutMs: 20_000, coldTimeoutMs: 60_000, maxQueue: 100 }), 0, metrics);
+});
+after(async () => {
+  await declarer?.stop();
+  await svc?.close();
+});
+
+describe('the SQL declarer', () => {
+  it("declares the Iceberg table a Delta MERGE reads in its USING subquery (absent from the event's inputs, named by its column lineage), with its position; reported tables are marked so; the graph's reported lineage is untouched", async () => {
+    const spark = `spark-batch-${seed.tag}`;
+    const before = await dumpNamespaces(svc.app, spark);
+    const out = await declarer.round(spark);
+    assert.ok(out && out.parsed >= 7 && out.unparsed === 0, JSON.stringify(out));
+    assert.deepEqual(await dumpNamespaces(svc.app, spark), before, 'declared lineage is kept apart: the projected subgraph is the same');
+
+    const merge = await declaration(jobId(spark, 'region_targets.execute_merge_into_command.region_targets'));
+    assert.deepEqual([merge.status, merge.dialect, merge.dialectFrom, merge.reason], ['PARSED', 'spark', 'sql facet dialect spark', null]);
+    const byName = Object.fromEntries(merge.tables.map((t: any) => [t.name, t]));
+    assert.deepEqual(Object.keys(byName).sort(), [`lake${seed.tag}.shop.revenue_summary`, 'region_targets']);
+    const target = byName.region_targets;
+    assert.deepEqual([target.role, target.line, target.column, target.reported], ['OUTPUT', 1, 11, true], 'the MERGE target, which the event lists');
+    const source = byName[`lake${seed.tag}.shop.revenue_summary`];
+    // Not in the event's `inputs`, but its columnLineage names the table's fields, so Tributary projects it as read: reported.
+    assert.deepEqual([source.role, source.line, source.reported], ['INPUT', 2, true], JSON.stringify(source));
+    const sql: string = (await svc.graphql(DECL, { id: jobId(spark, 'region_targets.execute_merge_into_command.region_targets') })).data.job.sql;
+    assert.equal(sql.slice(source.start, source.end), `lake${seed.tag}.shop.revenue_summary`, 'the position is the evidence');
+    // Resolved by qualified name (shop.revenue_summary): the Iceberg table under its path and its catalog name.
+    const resolved = source.resolved.map((r: any) => [r.datasetId, r.strength]);
+    for (const id of [datasetId('file', seed.name('<wd>/warehouse/shop/revenue_summary')), datasetId(`file:${seed.name('<wd>/warehouse')}`, 'shop.revenue_summary')]) {
+      assert.ok(resolved.some(([d, s]: [string, string]) => d === id && s === 'STRONG'), `${id} in ${JSON.stringify(resolved)}`);
+    }
+    assert.ok(source.resolved.every((r: any) => r.dataset?.id === r.datasetId));
+    // A one-part name resolves by the table name alone (MEDIUM): Spark's current database is not in the statement.
+    assert.ok(target.resolved.length > 0 && target.resolved.every((r: any) => r.strength === 'MEDIUM'), JSON.stringify(target.resolved));
+
+    const ctas = await declaration(jobId(spark, 'region_performance.atomic_replace_table_as_select.default_region_performance'));
+    assert.deepEqual(
+      ctas.tables.map((t: any) => [t.role, t.name, t.reported]),
+      [['OUTPUT', 'region_performance', true], ['INPUT', `lake${seed.tag}.shop.revenue_summary`, true], ['INPUT', 'region_targets', true]],
+    );
+    // Nothing changed: the next round parses nothing and rewrites no resolution.
+    const again = await declarer.round(spark);
+    assert.deepEqual([again?.parsed, again?.unparsed, again?.removed], [0, 0, 0]);
+  });
+
+  it('records what it cannot parse with the reason, never a guess: 5 MB, 10,000 brackets deep, a dialect without a grammar, a syntax error', async () => {
+    const huge = `SELECT * FROM t WHERE x IN (${'1,'.repeat(2_600_000)}1)`;
+    const deep = `SELECT ${'('.repeat(10_000)}1${')'.repeat(10_000)}`;
+    await send([
+      sqlEvent('huge', { query: huge, dialect: 'spark' }),
+      sqlEvent('deep', { query: deep, dialect: 'spark' }),
+      sqlEvent('duck', { query: 'CREATE TABLE main.orders AS SELECT * FROM read_csv_auto(\'o.csv\')', dialect: 'duckdb' }),
+      sqlEvent('broken', { query: 'INSERT INTO lake.db.out SELEC a FROM lake.db.in', dialect: 'spark' }),
+      sqlEvent('unicode', { query: 'INSERT INTO `données`.`résumé_ventes` SELECT * FROM `données`.`ventes_日本`', dialect: 'spark' }),
+    ]);
+    assert.ok(huge.length > 5_000_000);
+    const out = await declarer.round(ns);
+    assert.deepEqual([out?.parsed, out?.unparsed], [1, 4], JSON.stringify(out));
+    const reasons: Record<string, unknown[]> = {};
+    for (const name of ['huge', 'deep', 'duck', 'broken']) {
+      const d = await declaration(jobId(ns, name));
+      reasons[name] = [d.status, d.reason, d.tables.length];
+      assert.ok(d.message, name);
+    }
+    assert.deepEqual(reasons, {
+      huge: ['UNPARSED', 'TOO_LARGE', 0],
+      deep: ['UNPARSED', 'TOO_DEEP', 0],
+      duck: ['UNPARSED', 'UNKNOWN_DIALECT', 0],
+      broken: ['UNPARSED', 'SYNTAX', 0],
+    });
+    assert.match((await declaration(jobId(ns, 'duck'))).message, /sql facet dialect duckdb/);
+    const uni = await declaration(jobId(ns, 'unicode'));
+    assert.deepEqual(uni.tables.map((t: any) => [t.role, t.name, t.resolved]), [['OUTPUT', 'données.résumé_ventes', []], ['INPUT', 'données.ventes_日本', []]]);
+    const text = await metrics.registry.metrics();
+    assert.match(text, /tributary_sql_statements_total\{status="unparsed",reason="TOO_LARGE"\} [1-9]/);
+    assert.match(text, /tributary_sql_declarer_rounds_total\{outcome="ok"\} [1-9]/);
+  });
+
+  it('follows the statement: a new version is parsed again, a table that appears later is resolved then, a deleted facet takes its declaration away', async () => {
+    await send([sqlEvent('moving', { query: `INSERT INTO ${db}.later SELECT * FROM ${db}.first`, dialect: 'trino' })]);
+    await declarer.round(ns);
+    const v1 = await declaration(jobId(ns, 'moving'));
+    assert.deepEqual(v1.tables.map((t: any) => [t.role, t.name, t.resolved.length]), [['OUTPUT', `${db}.later`, 0], ['INPUT', `${db}.first`, 0]]);
+    // Another producer reports the output table (its own namespace): the next round resolves the name.
+    await send([sqlEvent('writer', null, { outputs: [{ namespace: `${ns}-warehouse`, name: `${db}.later` }] })]);
+    const r = await declarer.round(ns);
+    assert.ok(r && r.resolved >= 1, JSON.stringify(r));
+    const v1b = await declaration(jobId(ns, 'moving'));
+    assert.deepEqual(v1b.tables[0].resolved.map((x: any) => [x.datasetId, x.strength]), [[datasetId(`${ns}-warehouse`, `${db}.later`), 'STRONG']]);
+
+    await send([sqlEvent('moving', { query: `INSERT INTO ${db}.other SELECT 1`, dialect: 'trino' })]);
+    assert.equal(await declaration(jobId(ns, 'moving')), null, 'not parsed yet: the old statement is not shown for the new one');
+    await declarer.round(ns);
+    assert.deepEqual((await declaration(jobId(ns, 'moving'))).tables.map((t: any) => t.name), [`${db}.other`]);
+
+    const gone = sqlEvent('moving', null);
+    (gone.job.facets as Record<string, unknown>).sql = { _producer: 'https://tributary.test/sql', _schemaURL: 'https://openlineage.io/spec/facets/1-1-0/SQLJobFacet.json', _deleted: true };
+    await send([gone]);
+    const out = await declarer.round(ns);
+    assert.equal(out?.removed, 1);
+    assert.equal(await declaration(jobId(ns, 'moving')), null);
+  });
+});
