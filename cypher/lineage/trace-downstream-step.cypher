@@ -9,20 +9,21 @@
 //   Readers of SYMLINKed names count as readers. Edges: current ones, or as of $asOf.
 // Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $asOf: ISO time or null;
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
-//   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
+//   'ALIAS' (readers and writers of symlinked names), 'COLLECTED' (the edges of jobs whose lineage
+//   Tributary collected, collectedBy: the Kafka Connect collector); FEEDS and PRODUCES of other jobs are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
 //   $metadata: the metadata columns of table formats to leave out, {storageLayer: [names]} (src/lineage/metadata-columns.ts; {} keeps them)
 // Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output), jobId, granularity,
 //   types, subtypes, transformations (JSON or null), reportedId (FIELD hops the job reported under
 //   another name of the item's dataset: the field there; else null), node: the output {id, kind,
-//   namespace, name, datasetId}
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
+//   namespace, name, datasetId}, evidence ('REPORTED' | 'COLLECTED')
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
   CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (m)-[r:FEEDS]->(j:Job)
-  WHERE ($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf)
+  WHERE (j.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf))
   WITH item, j, collect(DISTINCT m.id) AS ins
   CALL (item, j, ins) {
     // The item's field under every name of its dataset the job read (same field name).
@@ -59,19 +60,20 @@ CALL () {
            null AS reportedId, {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node
   }
   RETURN item.fieldId AS fromId, 'FIELD' AS fromKind, toId, j.id AS jobId, granularity, types, subtypes, transformations,
-         reportedId, node
+         reportedId, node, CASE WHEN j.collectedBy IS NULL THEN 'REPORTED' ELSE 'COLLECTED' END AS evidence
   UNION ALL
   UNWIND $datasets AS id
   MATCH (d:Dataset {id: id})
   CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (m)-[r:FEEDS]->(j:Job)
-  WHERE ($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf)
+  WHERE (j.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND r.current) OR ($asOf IS NOT NULL AND r.firstSeen <= $asOf))
   WITH DISTINCT id, j
   MATCH (j)-[p:PRODUCES]->(dst:Dataset)
   WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
   RETURN id AS fromId, 'DATASET' AS fromKind, dst.id AS toId, j.id AS jobId, 'DATASET' AS granularity, null AS types,
          null AS subtypes, null AS transformations, null AS reportedId,
-         {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node
+         {id: dst.id, kind: 'DATASET', namespace: dst.namespace, name: dst.name, datasetId: null} AS node,
+         CASE WHEN j.collectedBy IS NULL THEN 'REPORTED' ELSE 'COLLECTED' END AS evidence
 }
-RETURN fromId, fromKind, toId, jobId, granularity, types, subtypes, transformations, reportedId, node
+RETURN fromId, fromKind, toId, jobId, granularity, types, subtypes, transformations, reportedId, node, evidence
 LIMIT toInteger($limit)

@@ -8,7 +8,8 @@
 //   names of the dataset count as writers. Edges: current ones, or as of $asOf (first seen by then).
 // Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $asOf: ISO time or null;
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
-//   'ALIAS' (readers and writers of symlinked names); FEEDS and PRODUCES are always followed;
+//   'ALIAS' (readers and writers of symlinked names), 'COLLECTED' (the edges of jobs whose lineage
+//   Tributary collected, collectedBy: the Kafka Connect collector); FEEDS and PRODUCES of other jobs are always followed;
 //   $indirect: follow INDIRECT dependencies (boolean)
 //   $metadata: metadata columns of table formats, {storageLayer: [names]} (src/lineage/metadata-columns.ts)
 // Columns: toId (the item), toKind ('FIELD' | 'DATASET'), fromId (the input), jobId, granularity ('FIELD' |
@@ -16,14 +17,14 @@
 //   under another name of the item's dataset: the field there, or that dataset for INFLUENCES; else
 //   null), node: the input
 //   {id, kind, namespace, name, datasetId}, metadataColumn (the input is a metadata column in $metadata:
-//   the engine leaves such rows out unless asked)
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
+//   the engine leaves such rows out unless asked), evidence ('REPORTED' | 'COLLECTED')
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})
   CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (j:Job)-[p:PRODUCES]->(m)
-  WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
+  WHERE (j.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf))
   WITH item, j, collect(DISTINCT m.id) AS outs
   CALL (item, j, outs) {
     // The item's field under every name of its dataset the job wrote (same field name).
@@ -61,19 +62,20 @@ CALL () {
            null AS reportedId, {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node
   }
   RETURN item.fieldId AS toId, 'FIELD' AS toKind, fromId, j.id AS jobId, granularity, types, subtypes, transformations,
-         reportedId, node, metadataColumn
+         reportedId, node, metadataColumn, CASE WHEN j.collectedBy IS NULL THEN 'REPORTED' ELSE 'COLLECTED' END AS evidence
   UNION ALL
   UNWIND $datasets AS id
   MATCH (d:Dataset {id: id})
   CALL (d) { RETURN d AS m UNION MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m }
   MATCH (j:Job)-[p:PRODUCES]->(m)
-  WHERE ($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf)
+  WHERE (j.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND p.current) OR ($asOf IS NOT NULL AND p.firstSeen <= $asOf))
   WITH DISTINCT id, j
   MATCH (src:Dataset)-[f:FEEDS]->(j)
   WHERE ($asOf IS NULL AND f.current) OR ($asOf IS NOT NULL AND f.firstSeen <= $asOf)
   RETURN id AS toId, 'DATASET' AS toKind, src.id AS fromId, j.id AS jobId, 'DATASET' AS granularity, null AS types,
          null AS subtypes, null AS transformations, null AS reportedId,
-         {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node, false AS metadataColumn
+         {id: src.id, kind: 'DATASET', namespace: src.namespace, name: src.name, datasetId: null} AS node, false AS metadataColumn,
+         CASE WHEN j.collectedBy IS NULL THEN 'REPORTED' ELSE 'COLLECTED' END AS evidence
 }
-RETURN toId, toKind, fromId, jobId, granularity, types, subtypes, transformations, reportedId, node, metadataColumn
+RETURN toId, toKind, fromId, jobId, granularity, types, subtypes, transformations, reportedId, node, metadataColumn, evidence
 LIMIT toInteger($limit)

@@ -44,6 +44,8 @@ export enum Query {
   NodeExists = 'lineage/node-exists',
   TraceUpstreamStep = 'lineage/trace-upstream-step',
   TraceDownstreamStep = 'lineage/trace-downstream-step',
+  TraceDeclaredUpstreamStep = 'lineage/trace-declared-upstream-step',
+  TraceDeclaredDownstreamStep = 'lineage/trace-declared-downstream-step',
   StopContext = 'lineage/stop-context',
   JobsWritingNothing = 'lineage/jobs-writing-nothing',
   NamesLike = 'lineage/names-like',

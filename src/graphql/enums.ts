@@ -22,6 +22,8 @@ import {
   Side,
   StopReason,
   TruncationReason,
+  EdgeEvidence,
+  Evidence,
 } from '../lineage/types';
 
 /**
@@ -212,6 +214,23 @@ registerEnumType(IoDirection, {
   name: 'IoDirection',
   description: 'Whether a job reads (INPUT) or writes (OUTPUT) a dataset.',
   valuesConfig: { INPUT: { description: 'The job reads the dataset.' }, OUTPUT: { description: 'The job writes the dataset.' } },
+});
+registerEnumType(EdgeEvidence, {
+  name: 'EdgeEvidence',
+  description: 'What an edge of a walk rests on.',
+  valuesConfig: {
+    REPORTED: { description: "A producer's events report it." },
+    COLLECTED: { description: 'Tributary collected it where no producer reports (the Kafka Connect collector; Job.collectedBy).' },
+    DECLARED: { description: "The job's SQL statement names the table and its events do not (Job.sqlDeclaration; `declared` gives where)." },
+  },
+});
+registerEnumType(Evidence, {
+  name: 'Evidence',
+  description: 'Which evidence a walk follows.',
+  valuesConfig: {
+    REPORTED: { description: 'Only what producers report (the default).' },
+    ALL: { description: "Also what Tributary collected (Kafka Connect connectors) and what jobs' SQL declares (DECLARED: STRONG resolutions, current lineage only)." },
+  },
 });
 registerEnumType(SqlParseStatus, {
   name: 'SqlParseStatus',

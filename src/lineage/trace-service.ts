@@ -3,8 +3,8 @@ import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkDepth, cmp, findStart, optionalTime } from './common';
 import { explainStops, type TraceStop } from './stops-service';
-import { TRACE, traverse, type TraceRow, type Traversal } from './traversal';
-import { Dependencies, Direction, EntityKind, Granularity, type EntityRef, type FlowDirection, type TruncationReason } from './types';
+import { TRACE, traverse, type DeclaredName, type TraceRow, type Traversal } from './traversal';
+import { Dependencies, Direction, EdgeEvidence, EntityKind, Evidence, followedEvidence, Granularity, IoDirection, type EntityRef, type FlowDirection, type TruncationReason } from './types';
 
 /**
  * The investigation query: from a field (or dataset), follow lineage hop by hop, at column level
@@ -36,6 +36,15 @@ export interface TraceHop {
    * reported under the traced name.
    */
   reportedAs: string | null;
+  /** What the hop rests on: a producer's report, Tributary's collector, or the job's SQL (DECLARED). */
+  evidence: EdgeEvidence;
+  /** DECLARED hops: the statement's tables for the declared halves (the input read, the output written). */
+  declared: DeclaredRef[];
+}
+
+/** A table named in a job's SQL statement: the evidence of a DECLARED hop. */
+export interface DeclaredRef extends DeclaredName {
+  role: IoDirection;
 }
 
 export interface TraceNode extends EntityRef {
@@ -74,13 +83,23 @@ export class TraceService {
     asOfText?: string | null,
     dependencies: Dependencies = Dependencies.ALL,
     metadataColumns = false,
+    evidence: Evidence = Evidence.REPORTED,
   ): Promise<TraceResult> {
     if (direction === Direction.BOTH) throw badInput('a trace follows one direction: UPSTREAM or DOWNSTREAM');
     const depth = checkDepth(requestedDepth, this.limits.maxDepth);
     const asOf = optionalTime(asOfText);
     return this.executor.readTx('trace', async (tx) => {
       const start: TraceNode = { ...(await findStart(tx, nodeId, EntityKind.FIELD, EntityKind.DATASET)), distance: 0 };
-      const walk = await this.walk(tx, start, direction, depth, asOf, dependencies, metadataColumns);
+      const walk = await traverse(tx, TRACE, {
+        starts: [start],
+        direction,
+        depth,
+        asOf,
+        maxNodes: this.limits.maxNodes,
+        dependencies,
+        metadataColumns,
+        evidence: followedEvidence(evidence),
+      });
       const { stops, truncated: stopsTruncated } = await explainStops(tx, walk);
       return { ...traceOf(walk), start, asOf, stops, stopsTruncated };
     });
@@ -134,6 +153,8 @@ export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 
       subtypes: row.subtypes,
       transformations: parseJsonProperty(row.transformations),
       reportedAs: row.reportedId ?? null,
+      evidence: row.evidence ?? EdgeEvidence.REPORTED,
+      declared: declaredRefs(row),
     });
   }
   const ordered = [...hops.values()].sort(
@@ -149,4 +170,13 @@ export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 
     truncated: walk.truncatedBy.length > 0,
     truncatedBy: walk.truncatedBy,
   };
+}
+
+function declaredRefs(row: TraceRow): DeclaredRef[] {
+  const d = row.declared;
+  if (!d) return [];
+  return [
+    ...(d.input ? [{ role: IoDirection.INPUT, ...d.input }] : []),
+    ...(d.output ? [{ role: IoDirection.OUTPUT, ...d.output }] : []),
+  ].map((r) => ({ ...r, line: Number(r.line), column: Number(r.column) }));
 }

@@ -2,7 +2,7 @@ import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { groupBy } from './group';
 import { metadataParam } from './metadata-columns';
-import { Dependencies, Direction, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
+import { Dependencies, Direction, EdgeEvidence, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
 
 /**
  * The one traversal engine: a bounded breadth-first search over the lineage graph, one step query
@@ -23,6 +23,11 @@ import { Dependencies, Direction, EdgeType, EntityKind, Granularity, TruncationR
  *   produced it (depth + 1 for rows of the probe step between nodes already reached).
  * - Which edge kinds are followed is the `follow` parameter (default: the mode's); each step query
  *   honours it (see their headers).
+ * - Which evidence is followed is the `evidence` parameter (default REPORTED and COLLECTED: what
+ *   every walk followed before DECLARED existed). Without COLLECTED, the step queries leave out the
+ *   edges of collected jobs; with DECLARED and current lineage, a mode's `declaredSteps` run after
+ *   its step over the same frontier, their rows after the step's (a node reached both ways keeps
+ *   its reported parent).
  * - Metadata columns of table formats (metadata-columns.ts) are left out unless `metadataColumns`:
  *   field expansions and downstream trace steps filter them; upstream trace steps mark the rows
  *   (`metadataColumn`), and the engine keeps them in `leftOut` (not reached, not in `edges`) so that
@@ -40,6 +45,8 @@ export interface StepRow {
   node: EntityRef;
   /** The neighbour is a metadata column of its table's format (trace-upstream-step.cypher). */
   metadataColumn?: boolean;
+  /** What the edge rests on (trace steps; absent: REPORTED). */
+  evidence?: EdgeEvidence;
 }
 
 /** A row of the dataset/job and field expansions (cypher/lineage/expand-*.cypher). */
@@ -66,11 +73,22 @@ export interface TraceRow extends StepRow {
   transformations: string | null;
   /** The traced field under the other name the job reported it by (trace step headers); else null. */
   reportedId?: string | null;
+  /** DECLARED rows: the statement's table for each declared half of the hop (trace-declared-*-step.cypher). */
+  declared?: { input: DeclaredName | null; output: DeclaredName | null } | null;
+}
+
+/** A table as a job's SQL statement names it, and where. */
+export interface DeclaredName {
+  name: string;
+  line: number;
+  column: number;
 }
 
 /** What a walk is made of: its step queries, how a frontier becomes their parameters, what it follows. */
 export interface TraversalMode<R extends StepRow> {
   readonly steps: Readonly<Record<FlowDirection, Query>>;
+  /** Step queries of DECLARED edges, run when the request follows DECLARED (same frontier parameters and row shape). */
+  readonly declaredSteps?: Readonly<Record<FlowDirection, Query>>;
   readonly follow: readonly EdgeType[];
   frontier(nodes: readonly EntityRef[]): Record<string, unknown>;
   /** Only a type marker for R (never read). */
@@ -100,6 +118,7 @@ export const FIELD_LINEAGE: TraversalMode<ExpandRow> = {
  */
 export const TRACE: TraversalMode<TraceRow> = {
   steps: { [Direction.UPSTREAM]: Query.TraceUpstreamStep, [Direction.DOWNSTREAM]: Query.TraceDownstreamStep },
+  declaredSteps: { [Direction.UPSTREAM]: Query.TraceDeclaredUpstreamStep, [Direction.DOWNSTREAM]: Query.TraceDeclaredDownstreamStep },
   follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS, EdgeType.DERIVES, EdgeType.INFLUENCES],
   frontier: (nodes) => ({
     fields: nodes.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId, name: n.name })),
@@ -120,6 +139,8 @@ export interface TraversalRequest {
   maxRowsPerHop?: number;
   /** Edge kinds to follow (default: the mode's). */
   follow?: readonly EdgeType[];
+  /** Evidence to follow (default REPORTED and COLLECTED). */
+  evidence?: readonly EdgeEvidence[];
   /** Field-level walks: DIRECT leaves out INDIRECT-only column dependencies (default ALL). */
   dependencies?: Dependencies;
   /** Field-level walks: also the metadata columns of table formats (metadata-columns.ts; default false). */
@@ -155,7 +176,9 @@ export interface Traversal<R extends StepRow> {
 
 export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalMode<R>, req: TraversalRequest): Promise<Traversal<R>> {
   const rowLimit = req.maxRowsPerHop ?? req.maxNodes * 4;
-  const follow = [...(req.follow ?? mode.follow)];
+  const evidence = req.evidence ?? [EdgeEvidence.REPORTED, EdgeEvidence.COLLECTED];
+  const follow: string[] = [...(req.follow ?? mode.follow), ...(evidence.includes(EdgeEvidence.COLLECTED) ? [EdgeEvidence.COLLECTED] : [])];
+  const declaredStep = evidence.includes(EdgeEvidence.DECLARED) && req.asOf === null ? mode.declaredSteps?.[req.direction] : undefined;
   const reached = new Map<string, Reached<R>>(req.starts.map((n) => [n.id, { node: n, distance: 0, parent: null }]));
   const edges: { row: R; hop: number }[] = [];
   const leftOut: { row: R; hop: number }[] = [];
@@ -172,14 +195,16 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
   let added = 0;
   for (let hop = 1; frontier.length > 0; hop++) {
     const probing = hop > req.depth;
+    const params = mode.frontier(frontier);
     const rows = await tx.run<R>(mode.steps[req.direction], {
-      ...mode.frontier(frontier),
+      ...params,
       asOf: req.asOf,
       follow,
       indirect: req.dependencies !== Dependencies.DIRECT,
       metadata: metadataParam(req.metadataColumns ?? false),
       limit: rowLimit,
     });
+    if (declaredStep && rows.length < rowLimit) rows.push(...(await tx.run<R>(declaredStep, { ...params, limit: rowLimit - rows.length })));
     const next: EntityRef[] = [];
     for (const row of rows) {
       if (row.metadataColumn && !req.metadataColumns) {

@@ -55,6 +55,28 @@ export enum EdgeType {
   INFLUENCES = 'INFLUENCES',
 }
 
+/** What an edge of a walk rests on. */
+export enum EdgeEvidence {
+  /** A producer's events report it. */
+  REPORTED = 'REPORTED',
+  /** Tributary collected it where no producer reports (the Kafka Connect collector: Job.collectedBy). */
+  COLLECTED = 'COLLECTED',
+  /** A job's SQL statement names the table, its events do not (the SQL declarer: Job.sqlDeclaration). */
+  DECLARED = 'DECLARED',
+}
+
+/** Which evidence a trace or lineage request follows. */
+export enum Evidence {
+  /** Only what producers report (the default). */
+  REPORTED = 'REPORTED',
+  /** Also what Tributary collected and what jobs' SQL declares (STRONG resolutions only, current lineage only). */
+  ALL = 'ALL',
+}
+
+/** The edge evidence a request follows. */
+export const followedEvidence = (e: Evidence): EdgeEvidence[] =>
+  e === Evidence.ALL ? [EdgeEvidence.REPORTED, EdgeEvidence.COLLECTED, EdgeEvidence.DECLARED] : [EdgeEvidence.REPORTED];
+
 /** How a search hit's name matches the text asked for; hits are ranked in this order. */
 export enum SearchMatch {
   /** The whole name (case-insensitive). */

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { datasetId, fieldId, jobId } from '../../src/ids';
 import { connectorEvent, parseListing } from '../../src/kafka-connect/events';
+import { SqlDeclarer } from '../../src/sql/declarer';
+import { SqlParsePool } from '../../src/sql/parse-pool';
 import { startService, type TestService } from '../support/app';
 import { repoRoot } from '../support/corpus';
 import { rng, shuffle } from '../support/generate';
@@ -274,6 +276,52 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
       assert.deepEqual(c.pgImpact.totals, { items: 24, datasets: 15, jobs: 9 });
       assert.equal(c.pgImpact.truncated, false);
     } finally {
+      await ruled.close();
+    }
+  });
+
+  it("with the Kafka rule only and evidence ALL: the trace crosses from Spark to Flink on the table Spark's SQL reads (DECLARED), and on to the source table; by default it stops where Spark's events stop", async () => {
+    const next = seedDelivery(randomBytes(3).toString('hex'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-kafka-rule-'));
+    const file = path.join(dir, 'rules.json');
+    // Only the rule that joins the broker's two host names: the Iceberg table's two names stay apart.
+    const rules = Object.fromEntries(Object.entries(rulesFor(a, next)).map(([k, v]) => [k, v.filter((r) => !JSON.stringify(r).includes('orders_by_country'))]));
+    assert.ok(JSON.stringify(rules).includes('pg.shop.orders') || JSON.stringify(rules).includes('kafka'), JSON.stringify(rules));
+    fs.writeFileSync(file, JSON.stringify(rules));
+    const ruled = await startService({ TRIBUTARY_IDENTITY_RULES: file });
+    const declarer = new SqlDeclarer(ruled.app.executor, new SqlParsePool({ timeoutMs: 20_000, coldTimeoutMs: 60_000, maxQueue: 100 }), 0);
+    try {
+      const res = await ruled.post('/api/v1/lineage/batch', JSON.stringify(next.events), { 'Tributary-Wait': 'projected' });
+      assert.equal(res.body.summary.failed, 0);
+      const round = await declarer.round(next.name('spark-batch-<t>'));
+      assert.deepEqual([round?.parsed, round?.unparsed], [8, 0], JSON.stringify(round));
+      const q = await ruled.graphql(
+        `query($revenue: ID!) {
+          reported: trace(nodeId: $revenue, depth: 20) { hops { fromId evidence } stops { datasetId reason } }
+          all: trace(nodeId: $revenue, depth: 20, evidence: ALL) { truncated hops { distance fromId toId jobId granularity evidence declared { role name line column } }
+            stops { datasetId reason } }
+        }`,
+        { revenue: fieldId('file', next.name(SUMMARY), 'revenue') },
+      );
+      assert.equal(q.errors, undefined, JSON.stringify(q.errors));
+      const t = next.label(q.data) as any;
+      assert.deepEqual(t.reported.hops.map((h: any) => [h.fromId, h.evidence]), [[F(BY_COUNTRY, 'region'), 'REPORTED'], [F(BY_COUNTRY, 'revenue'), 'REPORTED']]);
+      assert.deepEqual(t.reported.stops.map((st: any) => st.datasetId), [`dataset:${BY_COUNTRY}`]);
+      const ENRICHED = 'dataset:kafka%3A//<h1>%3A19092:orders.enriched';
+      assert.deepEqual(t.all.hops.map((h: any) => [h.distance, h.fromId, h.toId, h.jobId, h.granularity, h.evidence, h.declared]), [
+        // INSERT OVERWRITE lake.shop.revenue_summary ... FROM lake.shop.orders_by_country: openlineage-spark lists
+        // the table's path, Flink writes its catalog name; the statement names the catalog name.
+        [1, FLINK_TABLE, F(SUMMARY_FILE, 'revenue'), SPARK, 'DATASET', 'DECLARED', [{ role: 'INPUT', name: 'lake.shop.orders_by_country', line: 4, column: 23 }]],
+        [1, F(BY_COUNTRY, 'region'), F(SUMMARY_FILE, 'revenue'), SPARK, 'FIELD', 'REPORTED', []],
+        [1, F(BY_COUNTRY, 'revenue'), F(SUMMARY_FILE, 'revenue'), SPARK, 'FIELD', 'REPORTED', []],
+        [2, ENRICHED, FLINK_TABLE, 'job:flink-streaming:orders-by-country', 'DATASET', 'REPORTED', []],
+        [3, TOPIC_DEBEZIUM, ENRICHED, 'job:flink-streaming:enrich-orders', 'DATASET', 'REPORTED', []],
+        [4, PG, TOPIC_DEBEZIUM, 'job:debezium:pg.0', 'DATASET', 'REPORTED', []],
+      ]);
+      assert.equal(t.all.truncated, false);
+      assert.deepEqual(t.all.stops.map((st: any) => [st.datasetId, st.reason]), [[`dataset:${BY_COUNTRY}`, 'OTHER_NAME'], [PG, 'ORIGIN']]);
+    } finally {
+      await declarer.stop();
       await ruled.close();
     }
   });

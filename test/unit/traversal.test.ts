@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TxRunner } from '../../src/graph/executor';
 import { DATASET_LINEAGE, pathTo, traverse, type ExpandRow } from '../../src/lineage/traversal';
-import { Direction, EdgeType, EntityKind, TruncationReason, type EntityRef } from '../../src/lineage/types';
+import { Direction, EdgeEvidence, EdgeType, EntityKind, TruncationReason, type EntityRef } from '../../src/lineage/types';
 
 /**
  * The engine's contract (src/lineage/traversal.ts) on an in-memory graph: a fake TxRunner answers
@@ -59,7 +59,37 @@ describe('traversal engine', () => {
     // Without ALIAS in `follow`, the symlinked name is another dataset: lineage stops at the path.
     const plain = await traverse(g.tx, DATASET_LINEAGE, { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 10, asOf: null, maxNodes: 100, follow: [F, P] });
     assert.deepEqual([...plain.reached.keys()], ['d0', 'j1', 'path']);
-    assert.deepEqual(g.steps.at(-1)!.follow, [F, P]);
+    assert.deepEqual(g.steps.at(-1)!.follow, [F, P, EdgeEvidence.COLLECTED], 'collected edges are followed unless the request leaves them out');
+  });
+
+  it('follows the evidence asked for: collected edges unless left out; DECLARED rows from their own step, after the reported ones, current lineage only', async () => {
+    const g = graph([['d0', 'j1', F], ['j1', 'd1', P]]);
+    const declaredRows: Record<string, ExpandRow[]> = {
+      d0: [{ fromId: 'd0', toId: 'j1', type: F, firstSeen: null, lastSeen: null, declared: true, current: true, node: g.node('j1'), evidence: EdgeEvidence.DECLARED }],
+      j1: [{ fromId: 'j1', toId: 'd9', type: P, firstSeen: null, lastSeen: null, declared: true, current: true, node: g.node('d9'), evidence: EdgeEvidence.DECLARED }],
+    };
+    const declaredQueries: unknown[] = [];
+    const tx: TxRunner = {
+      run: async <Row>(query: unknown, params: Record<string, unknown> = {}) => {
+        if (query !== 'declared-down') return g.tx.run<Row>(query as never, params);
+        declaredQueries.push(params);
+        return [...(params.datasetIds as string[]), ...(params.jobIds as string[])].flatMap((f) => declaredRows[f] ?? []) as Row[];
+      },
+    };
+    const mode = { ...DATASET_LINEAGE, declaredSteps: { [Direction.UPSTREAM]: 'declared-up', [Direction.DOWNSTREAM]: 'declared-down' } } as unknown as typeof DATASET_LINEAGE;
+    const base = { starts: [g.node('d0')], direction: Direction.DOWNSTREAM, depth: 10, maxNodes: 100 } as const;
+    const reported = await traverse(tx, mode, { ...base, asOf: null, evidence: [EdgeEvidence.REPORTED] });
+    assert.deepEqual([...reported.reached.keys()], ['d0', 'j1', 'd1']);
+    assert.deepEqual(g.steps.at(-1)!.follow, [F, P, A]);
+    assert.equal(declaredQueries.length, 0);
+    const all = await traverse(tx, mode, { ...base, asOf: null, evidence: [EdgeEvidence.REPORTED, EdgeEvidence.COLLECTED, EdgeEvidence.DECLARED] });
+    assert.deepEqual([...all.reached.keys()], ['d0', 'j1', 'd1', 'd9']);
+    assert.equal(all.reached.get('j1')!.parent!.evidence, undefined, 'a node reached both ways keeps its reported parent');
+    assert.equal(all.reached.get('d9')!.parent!.evidence, EdgeEvidence.DECLARED);
+    assert.ok(declaredQueries.length >= 2);
+    const before = declaredQueries.length;
+    const past = await traverse(tx, mode, { ...base, asOf: '2020-01-01T00:00:00.000Z', evidence: [EdgeEvidence.DECLARED] });
+    assert.deepEqual([[...past.reached.keys()], declaredQueries.length], [['d0', 'j1', 'd1'], before], 'declarations are not dated: none as of a past time');
   });
 
   it('probes one hop past the depth: DEPTH when lineage goes on, not when it ends there', async () => {

@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Direction } from '../../lineage/types';
+import { Direction, Evidence } from '../../lineage/types';
 import '../enums';
 import { DependenciesArgs } from '../common-args';
 
@@ -16,4 +16,12 @@ export class TraceArgs extends DependenciesArgs {
 
   @Field(() => String, { nullable: true, description: 'ISO-8601 time: trace lineage as it stood then.' })
   asOf?: string | null;
+
+  @Field(() => Evidence, {
+    defaultValue: Evidence.REPORTED,
+    description:
+      'REPORTED (default): only what producers report. ALL: also the edges Tributary collected (Kafka Connect connectors) ' +
+      "and the tables jobs' SQL declares (DECLARED, resolved STRONG; current lineage only). Each hop says its evidence.",
+  })
+  evidence!: Evidence;
 }

@@ -15,7 +15,7 @@ export class TraceQueries {
       'was lost. Upstream by default.',
   })
   trace(@Args(() => TraceArgs) args: TraceArgs, @Ctx() ctx: Context): Promise<TraceResult> {
-    return ctx.services.trace.trace(args.nodeId, args.direction, args.depth ?? ctx.services.limits.maxDepth, args.asOf, args.dependencies, args.metadataColumns);
+    return ctx.services.trace.trace(args.nodeId, args.direction, args.depth ?? ctx.services.limits.maxDepth, args.asOf, args.dependencies, args.metadataColumns, args.evidence);
   }
 }
 

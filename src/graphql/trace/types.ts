@@ -1,8 +1,8 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { StopCandidate as StopCandidateData, TraceStop as TraceStopData } from '../../lineage/stops-service';
-import type { TraceHop as TraceHopData, TraceNode as TraceNodeData, TraceResult } from '../../lineage/trace-service';
-import { Direction, EntityKind, Granularity, IdentityRuleKind, MatchStrength, StopReason, TruncationReason, type FlowDirection } from '../../lineage/types';
+import type { DeclaredRef as DeclaredRefData, TraceHop as TraceHopData, TraceNode as TraceNodeData, TraceResult } from '../../lineage/trace-service';
+import { Direction, EdgeEvidence, EntityKind, Granularity, IoDirection, IdentityRuleKind, MatchStrength, StopReason, TruncationReason, type FlowDirection } from '../../lineage/types';
 import '../enums';
 
 @ObjectType({ description: 'A field or dataset reached by a trace.' })
@@ -24,6 +24,21 @@ export class TraceNode implements TraceNodeData {
 
   @Field(() => Int, { description: 'Hops from the start.' })
   distance!: number;
+}
+
+@ObjectType({ description: "A table named in a job's SQL statement, and where: the evidence of a DECLARED hop." })
+export class DeclaredRef implements DeclaredRefData {
+  @Field(() => IoDirection, { description: 'INPUT: the statement reads it; OUTPUT: it writes it.' })
+  role!: IoDirection;
+
+  @Field(() => String, { description: 'The name as the statement writes it.' })
+  name!: string;
+
+  @Field(() => Int, { description: 'Where the statement names it: 1-based line.' })
+  line!: number;
+
+  @Field(() => Int, { description: 'And 0-based column.' })
+  column!: number;
 }
 
 @ObjectType({ description: 'One hop of a trace, in data-flow direction: data moves from `fromId` to `toId` through a job.' })
@@ -62,6 +77,12 @@ export class TraceHop implements TraceHopData {
       'name (or that dataset, for a dataset-wide INDIRECT dependency); null when reported under the traced name.',
   })
   reportedAs!: string | null;
+
+  @Field(() => EdgeEvidence, { description: "What the hop rests on: REPORTED by a producer, COLLECTED by Tributary, or DECLARED in the job's SQL (only with evidence: ALL)." })
+  evidence!: EdgeEvidence;
+
+  @Field(() => [DeclaredRef], { description: "DECLARED hops: the statement's tables for the declared halves of the hop (the input it reads, the output it writes); [] otherwise." })
+  declared!: DeclaredRef[];
 }
 
 @ObjectType({ description: 'What probably joins lineage again where a trace stops: another name of the dataset, or a job whose producer does not report its output.' })
