@@ -47,6 +47,7 @@ export enum Query {
   TraceDeclaredUpstreamStep = 'lineage/trace-declared-upstream-step',
   TraceDeclaredDownstreamStep = 'lineage/trace-declared-downstream-step',
   StopContext = 'lineage/stop-context',
+  DeclaredJobsOfDatasets = 'lineage/declared-jobs-of-datasets',
   JobsWritingNothing = 'lineage/jobs-writing-nothing',
   NamesLike = 'lineage/names-like',
   DeleteProjection = 'admin/delete-projection',

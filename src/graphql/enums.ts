@@ -129,6 +129,7 @@ registerEnumType(StopReason, {
     END: { description: 'Downstream: nothing Tributary knows reads it (or its readers send no OpenLineage, such as Kafka Connect sink connectors).' },
     OTHER_NAME: { description: 'Probably another name of a dataset lineage continues from; the candidate rule joins them.' },
     UNREPORTED_WRITER: { description: 'A job that reads and reports no output probably writes it (its SQL or name says so); its producer does not report that output.' },
+    UNREPORTED_READER: { description: "Downstream: a job's SQL reads it (DECLARED) though its events do not list it; its producer does not report that input." },
     METADATA_COLUMN: {
       description: "Upstream: the fields come from metadata columns of a table format (Iceberg's _file, _pos, ...; the candidates), which a trace leaves out unless metadataColumns is true.",
     },

@@ -4,7 +4,7 @@ import { compare, lastSegment, rawNamespaces, spelled, type Evidence } from './b
 import { cmp } from './common';
 import { groupBy } from './group';
 import { downstreamOfEach } from './traversal';
-import { BreakRole, type IdentityRuleKind, MatchStrength } from './types';
+import { BreakRole, type IdentityRuleKind, IoDirection, MatchStrength } from './types';
 
 /**
  * Where lineage breaks at engine boundaries: datasets read but never written by a known job
@@ -43,10 +43,31 @@ export interface ProbableMatch {
   rule: string;
 }
 
+/**
+ * A job whose SQL declares the missing edge of a break (the SQL declarer): it writes a SOURCE
+ * (OUTPUT) or reads a SINK (INPUT), though its events do not report that edge.
+ */
+export interface DeclaredBreakJob {
+  datasetId: string;
+  role: BreakRole;
+  jobId: string;
+  direction: IoDirection;
+  /** STRONG: the statement's qualified name resolves to the dataset; MEDIUM: the table name alone. */
+  strength: MatchStrength;
+  /** The table as the statement names it, and where. */
+  name: string;
+  line: number;
+  column: number;
+  /** The job reports no output at all (OUTPUT), or no input (INPUT). */
+  silent: boolean;
+}
+
 export interface LineageBreaks {
   sources: BreakDataset[];
   sinks: BreakDataset[];
   probableMatches: ProbableMatch[];
+  /** Breaks a job's SQL declares the edge of: by datasetId, then strength, jobId; at most 5 per break. */
+  declaredJobs: DeclaredBreakJob[];
   /** True when more datasets exist than were compared (the limit), or a connectivity walk was cut short. */
   truncated: boolean;
 }
@@ -71,8 +92,24 @@ export class BreaksService {
     const list = rows.slice(0, maxRows);
     const sources = oneEntryPerDataset(list.filter((r): r is Break => r.role === BreakRole.SOURCE));
     const sinks = oneEntryPerDataset(list.filter((r): r is Break => r.role === BreakRole.SINK));
-    const { matches, truncated } = await this.matches(sources, list.filter((r) => r.role !== BreakRole.SOURCE));
-    return { sources, sinks, probableMatches: matches, truncated: truncated || rows.length > maxRows };
+    const [{ matches, truncated }, declaredJobs] = await Promise.all([
+      this.matches(sources, list.filter((r) => r.role !== BreakRole.SOURCE)),
+      this.declaredJobs(sources, sinks),
+    ]);
+    return { sources, sinks, probableMatches: matches, declaredJobs, truncated: truncated || rows.length > maxRows };
+  }
+
+  /** Jobs whose SQL writes a SOURCE or reads a SINK, unreported (declared-jobs-of-datasets.cypher). */
+  private async declaredJobs(sources: Break[], sinks: Break[]): Promise<DeclaredBreakJob[]> {
+    type Row = { datasetId: string; jobs: Omit<DeclaredBreakJob, 'datasetId' | 'role' | 'direction'>[] };
+    const ask = async (breaks: Break[], role: BreakRole, direction: IoDirection) =>
+      breaks.length === 0
+        ? []
+        : (await this.executor.read<Row>(Query.DeclaredJobsOfDatasets, { ids: breaks.map((b) => b.id), role: direction })).flatMap((r) =>
+            r.jobs.map((j) => ({ ...j, line: Number(j.line), column: Number(j.column), datasetId: r.datasetId, role, direction })),
+          );
+    const [written, read] = await Promise.all([ask(sources, BreakRole.SOURCE, IoDirection.OUTPUT), ask(sinks, BreakRole.SINK, IoDirection.INPUT)]);
+    return [...written, ...read].sort((a, b) => cmp(a.datasetId, b.datasetId) || RANK[a.strength] - RANK[b.strength] || cmp(a.jobId, b.jobId));
   }
 
   private async matches(sources: Break[], written: Row[]): Promise<{ matches: ProbableMatch[]; truncated: boolean }> {

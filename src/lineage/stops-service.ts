@@ -66,6 +66,17 @@ interface Context {
   fields: string[];
 }
 
+/** A row of declared-jobs-of-datasets.cypher: a job whose SQL declares the edge its events do not report. */
+interface DeclaredJob {
+  jobId: string;
+  engine: string | null;
+  strength: 'STRONG' | 'MEDIUM';
+  name: string;
+  line: number;
+  column: number;
+  silent: boolean;
+}
+
 interface NameHit {
   id: string;
   namespace: string;
@@ -138,6 +149,11 @@ async function explainOthers<R extends StepRow>(tx: TxRunner, walk: Traversal<R>
   const hits = new Map(
     (await tx.run<{ datasetId: string; candidates: NameHit[] }>(Query.NamesLike, { items, limit: NAME_CANDIDATES })).map((r) => [r.datasetId, r.candidates]),
   );
+  const declared = new Map(
+    (
+      await tx.run<{ datasetId: string; jobs: DeclaredJob[] }>(Query.DeclaredJobsOfDatasets, { ids: found.map((f) => f.datasetId), role: upstream ? 'OUTPUT' : 'INPUT' })
+    ).map((r) => [r.datasetId, r.jobs]),
+  );
   let truncated = all.length > found.length;
   const explainAll = (silent: SilentJob[]) =>
     found.map((f) => {
@@ -145,12 +161,12 @@ async function explainOthers<R extends StepRow>(tx: TxRunner, walk: Traversal<R>
       if (!c) return { ...f, reason: upstream ? StopReason.ORIGIN : StopReason.END, explanation: 'The dataset is no longer in the graph.', candidates: [] };
       const names = hits.get(f.datasetId) ?? [];
       if (names.length >= NAME_CANDIDATES) truncated = true;
-      return { ...f, ...explain(c, names, silent, walk.direction) };
+      return { ...f, ...explain(c, names, silent, walk.direction, declared.get(f.datasetId) ?? []) };
     });
   let stops = explainAll([]);
   // Jobs without outputs (a scan of every job) are read only when a stop upstream is not already
   // explained by another name.
-  if (upstream && stops.some((st) => st.reason !== StopReason.OTHER_NAME)) {
+  if (upstream && stops.some((st) => st.reason !== StopReason.OTHER_NAME && st.reason !== StopReason.UNREPORTED_WRITER)) {
     const silent = await tx.run<SilentJob>(Query.JobsWritingNothing, { limit: SILENT_JOBS + 1 });
     truncated ||= silent.length > SILENT_JOBS;
     stops = explainAll(silent.slice(0, SILENT_JOBS));
@@ -163,7 +179,13 @@ function lastWords(c: Context): string {
   return c.namespace.startsWith('kafka://') ? c.name : (segments(c.name).at(-1) ?? '');
 }
 
-function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: FlowDirection): Pick<TraceStop, 'reason' | 'explanation' | 'candidates'> {
+function explain(
+  c: Context,
+  hits: NameHit[],
+  silent: SilentJob[],
+  direction: FlowDirection,
+  declared: DeclaredJob[],
+): Pick<TraceStop, 'reason' | 'explanation' | 'candidates'> {
   const upstream = direction === Direction.UPSTREAM;
   const own = new Set([c.id, ...c.aliases.map((a) => a.id)]);
   const me: Candidate = { id: c.id, namespace: c.namespace, name: c.name, fields: c.fields, rawNamespaces: rawNamespaces(c.rawNames) };
@@ -185,8 +207,9 @@ function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: Fl
       rule: e.rule,
     });
   }
-  const writers = upstream ? silentWriters(c, silent) : [];
-  const candidates = [...others, ...writers].sort((a, b) => RANK[a.strength] - RANK[b.strength] || cmp(a.id, b.id)).slice(0, CANDIDATES_PER_STOP);
+  const sqlJobs = declared.map((j) => declaredCandidate(j, upstream));
+  const writers = upstream ? silentWriters(c, silent).filter((w) => !declared.some((j) => j.jobId === w.id)) : [];
+  const candidates = [...others, ...sqlJobs, ...writers].sort((a, b) => RANK[a.strength] - RANK[b.strength] || cmp(a.id, b.id)).slice(0, CANDIDATES_PER_STOP);
   const title = `${c.name} (${c.namespace || 'empty namespace'})`;
   const best = candidates[0];
   // A STRONG other name explains the stop; MEDIUM ones (the same schema.table, nothing else to
@@ -201,6 +224,21 @@ function explain(c: Context, hits: NameHit[], silent: SilentJob[], direction: Fl
         : `Nothing Tributary knows reads ${title} under this name. It is probably ${name} (${ns || 'empty namespace'}) under another producer's naming (${best.strength.toLowerCase()} evidence); the identity rule in \`rule\` joins the two names and lineage goes on.`,
       candidates,
     };
+  }
+  const sql = declared[0];
+  if (sql && sql.strength === 'STRONG' && !(best?.kind === EntityKind.DATASET && best.strength === MatchStrength.STRONG)) {
+    const at = `${sql.name} (line ${sql.line}, column ${sql.column})`;
+    return upstream
+      ? {
+          reason: StopReason.UNREPORTED_WRITER,
+          explanation: `Lineage stops at ${title}: no job reports writing it. ${sql.jobId} ${sql.silent ? 'reported no output' : 'does not report writing it'}; its SQL writes ${at}: DECLARED lineage, which trace(evidence: ALL) follows.`,
+          candidates,
+        }
+      : {
+          reason: StopReason.UNREPORTED_READER,
+          explanation: `Lineage ends at ${title} as reported: ${sql.jobId}'s SQL reads ${at}, though its events do not list it: DECLARED lineage, which trace(evidence: ALL) follows.`,
+          candidates,
+        };
   }
   const writer = candidates.find((x) => x.kind === EntityKind.JOB);
   if (writer) {
@@ -260,4 +298,22 @@ function silentWriters(c: Context, silent: SilentJob[]): StopCandidate[] {
     });
   }
   return out;
+}
+
+/** A job whose SQL declares the edge at a stop (declared-jobs-of-datasets.cypher) as a candidate. */
+function declaredCandidate(j: DeclaredJob, upstream: boolean): StopCandidate {
+  const engine = j.engine ?? 'its engine';
+  return {
+    id: j.jobId,
+    kind: EntityKind.JOB,
+    strength: j.strength === 'STRONG' ? MatchStrength.STRONG : MatchStrength.MEDIUM,
+    evidence: [
+      `its SQL ${upstream ? 'writes' : 'reads'} ${j.name} (line ${j.line}, column ${j.column}), resolved to this dataset ${j.strength === 'STRONG' ? 'by its qualified name' : 'by its table name alone'}`,
+      upstream
+        ? j.silent ? `it reports no output (${engine})` : `its events do not report writing this dataset (${engine})`
+        : j.silent ? `it reports no input (${engine})` : `its events do not list this dataset as an input (${engine})`,
+    ],
+    ruleKind: null,
+    rule: null,
+  };
 }

@@ -187,6 +187,8 @@ export enum StopReason {
   OTHER_NAME = 'OTHER_NAME',
   /** A job that reads and reports no output probably writes it (its SQL or its name says so): its producer does not report that output. */
   UNREPORTED_WRITER = 'UNREPORTED_WRITER',
+  /** Downstream: a job's SQL reads it (DECLARED), though the job's events do not list it: its producer does not report that input. */
+  UNREPORTED_READER = 'UNREPORTED_READER',
   /** Upstream: the fields come from metadata columns of a table format (Iceberg's _file, _pos, ...), which traces leave out unless asked (metadataColumns). */
   METADATA_COLUMN = 'METADATA_COLUMN',
 }

@@ -152,4 +152,66 @@ describe('the SQL declarer', () => {
     assert.equal(out?.removed, 1);
     assert.equal(await declaration(jobId(ns, 'moving')), null);
   });
+
+  it("explains a trace's stop by the SQL that declares the missing edge, and follows it with evidence ALL (never a MEDIUM guess)", async () => {
+    const wh = `${ns}-wh`;
+    const sneakySql = `INSERT INTO ${db}.enriched SELECT * FROM ${db}.hidden JOIN ${db}.src USING (id)`;
+    const ds = (name: string) => ({ namespace: wh, name });
+    await send([
+      // A sink job: reads `src`, reports no output, its statement writes `landed`.
+      sqlEvent('sink', { query: `INSERT INTO ${db}.landed SELECT * FROM ${db}.src`, dialect: 'flink' }, { inputs: [ds(`${db}.src`)] }),
+      sqlEvent('consumer', null, { inputs: [ds(`${db}.landed`)], outputs: [ds(`${db}.report`)] }),
+      // A job whose statement reads `hidden` which its events do not list; and `hidden`'s writer.
+      sqlEvent('sneaky', { query: sneakySql, dialect: 'spark' }, { inputs: [ds(`${db}.src`)], outputs: [ds(`${db}.enriched`)] }),
+      sqlEvent('maker', null, { outputs: [ds(`${db}.hidden`)] }),
+      // A one-part name resolves MEDIUM at most: listed as a candidate, never followed.
+      sqlEvent('vague', { query: 'INSERT INTO landed SELECT 1', dialect: 'spark' }),
+    ]);
+    await declarer.round(ns);
+    const Q = `query($report: ID!, $hidden: ID!) {
+      up: trace(nodeId: $report) { hops { fromId jobId evidence } stops { datasetId reason explanation candidates { id strength evidence } } }
+      upAll: trace(nodeId: $report, evidence: ALL) { hops { fromId toId jobId granularity evidence declared { role name line column } } }
+      down: trace(nodeId: $hidden, direction: DOWNSTREAM) { hops { toId } stops { datasetId reason explanation candidates { id strength } } }
+      downAll: trace(nodeId: $hidden, direction: DOWNSTREAM, evidence: ALL) { hops { fromId toId jobId evidence declared { role name } } }
+    }`;
+    const r = await svc.graphql(Q, { report: datasetId(wh, `${db}.report`), hidden: datasetId(wh, `${db}.hidden`) });
+    assert.equal(r.errors, undefined, JSON.stringify(r.errors));
+    const { up, upAll, down, downAll } = r.data;
+    const [landed, src, enriched, hidden] = ['landed', 'src', 'enriched', 'hidden'].map((n) => datasetId(wh, `${db}.${n}`));
+
+    assert.deepEqual(up.hops.map((h: any) => [h.fromId, h.jobId, h.evidence]), [[landed, jobId(ns, 'consumer'), 'REPORTED']]);
+    const [stop] = up.stops;
+    assert.deepEqual([stop.datasetId, stop.reason], [landed, 'UNREPORTED_WRITER']);
+    assert.equal(
+      stop.explanation,
+      `Lineage stops at ${db}.landed (${wh}): no job reports writing it. ${jobId(ns, 'sink')} reported no output; its SQL writes ${db}.landed (line 1, column 12): DECLARED lineage, which trace(evidence: ALL) follows.`,
+    );
+    const byId = Object.fromEntries(stop.candidates.map((c: any) => [c.id, c]));
+    assert.equal(byId[jobId(ns, 'sink')].strength, 'STRONG');
+    assert.match(byId[jobId(ns, 'sink')].evidence[0], /^its SQL writes .*\.landed \(line 1, column 12\), resolved to this dataset by its qualified name$/);
+    assert.equal(byId[jobId(ns, 'vague')]?.strength, 'MEDIUM', JSON.stringify(stop.candidates));
+
+    assert.deepEqual(upAll.hops.map((h: any) => [h.fromId, h.toId, h.jobId, h.evidence, h.declared]), [
+      [landed, datasetId(wh, `${db}.report`), jobId(ns, 'consumer'), 'REPORTED', []],
+      [src, landed, jobId(ns, 'sink'), 'DECLARED', [{ role: 'OUTPUT', name: `${db}.landed`, line: 1, column: 12 }]],
+    ], 'the MEDIUM one-part name is not followed');
+
+    assert.deepEqual(down.hops, []);
+    assert.deepEqual([down.stops[0].datasetId, down.stops[0].reason], [hidden, 'UNREPORTED_READER']);
+    assert.match(down.stops[0].explanation, /'s SQL reads .*\.hidden \(line 1, column \d+\), though its events do not list it/);
+    assert.deepEqual(downAll.hops.map((h: any) => [h.fromId, h.toId, h.jobId, h.evidence, h.declared.map((d: any) => [d.role, d.name])]), [
+      [hidden, enriched, jobId(ns, 'sneaky'), 'DECLARED', [['INPUT', `${db}.hidden`]]],
+    ]);
+
+    // lineageBreaks pairs the SOURCE `landed` with the sink job's statement, and the SINK `hidden` with sneaky's.
+    const br = await svc.graphql('query($ns: String) { lineageBreaks(namespace: $ns) { sources { id } sinks { id } declaredJobs { datasetId role jobId direction strength name line column silent } } }', { ns: wh });
+    assert.equal(br.errors, undefined, JSON.stringify(br.errors));
+    const b = br.data.lineageBreaks;
+    assert.ok(b.sources.some((x: any) => x.id === landed) && b.sinks.some((x: any) => x.id === hidden), JSON.stringify(b));
+    assert.deepEqual(b.declaredJobs, [
+      { datasetId: hidden, role: 'SINK', jobId: jobId(ns, 'sneaky'), direction: 'INPUT', strength: 'STRONG', name: `${db}.hidden`, line: 1, column: sneakySql.indexOf(`${db}.hidden`), silent: false },
+      { datasetId: landed, role: 'SOURCE', jobId: jobId(ns, 'sink'), direction: 'OUTPUT', strength: 'STRONG', name: `${db}.landed`, line: 1, column: 12, silent: true },
+      { datasetId: landed, role: 'SOURCE', jobId: jobId(ns, 'vague'), direction: 'OUTPUT', strength: 'MEDIUM', name: 'landed', line: 1, column: 12, silent: true },
+    ]);
+  });
 });

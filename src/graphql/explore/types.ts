@@ -1,8 +1,8 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import type { BreakDataset as BreakDatasetData, LineageBreaks as LineageBreaksData, ProbableMatch as ProbableMatchData } from '../../lineage/breaks-service';
+import type { BreakDataset as BreakDatasetData, DeclaredBreakJob as DeclaredBreakJobData, LineageBreaks as LineageBreaksData, ProbableMatch as ProbableMatchData } from '../../lineage/breaks-service';
 import type { SearchHit as SearchHitData } from '../../lineage/catalog-service';
 import type { LineagePath as LineagePathData, PathEdge as PathEdgeData, PathResult as PathResultData } from '../../lineage/path-service';
-import { BreakRole, EntityKind, IdentityRuleKind, MatchStrength, SearchMatch, TruncationReason, type EntityRef } from '../../lineage/types';
+import { BreakRole, EntityKind, IdentityRuleKind, IoDirection, MatchStrength, SearchMatch, TruncationReason, type EntityRef } from '../../lineage/types';
 import '../enums';
 import { PageInfo } from '../paging';
 
@@ -57,6 +57,36 @@ export class ProbableMatch implements ProbableMatchData {
   rule!: string;
 }
 
+@ObjectType({ description: "A job whose SQL declares the missing edge of a break: it writes a SOURCE or reads a SINK, though its events do not report it." })
+export class DeclaredBreakJob implements DeclaredBreakJobData {
+  @Field(() => ID, { description: 'The break (a SOURCE or a SINK).' })
+  datasetId!: string;
+
+  @Field(() => BreakRole, { description: 'SOURCE (read, never written) or SINK (written, never read).' })
+  role!: BreakRole;
+
+  @Field(() => ID, { description: 'The job whose SQL declares the edge.' })
+  jobId!: string;
+
+  @Field(() => IoDirection, { description: 'OUTPUT: its SQL writes the SOURCE; INPUT: its SQL reads the SINK.' })
+  direction!: IoDirection;
+
+  @Field(() => MatchStrength, { description: "STRONG: the statement's qualified name resolves to the dataset; MEDIUM: by the table name alone." })
+  strength!: MatchStrength;
+
+  @Field(() => String, { description: 'The table as the statement names it.' })
+  name!: string;
+
+  @Field(() => Int, { description: 'Where: 1-based line.' })
+  line!: number;
+
+  @Field(() => Int, { description: 'And 0-based column.' })
+  column!: number;
+
+  @Field(() => Boolean, { description: 'The job reports no output at all (OUTPUT), or no input at all (INPUT).' })
+  silent!: boolean;
+}
+
 @ObjectType({ description: 'Where lineage breaks at engine boundaries.' })
 export class LineageBreaks implements LineageBreaksData {
   @Field(() => [BreakDataset], { description: 'Datasets read but never written, by id.' })
@@ -69,6 +99,11 @@ export class LineageBreaks implements LineageBreaksData {
     description: 'Read-never-written datasets and written ones that probably name one dataset: STRONG first, then by sourceId, writtenId; at most 10 per source.',
   })
   probableMatches!: ProbableMatch[];
+
+  @Field(() => [DeclaredBreakJob], {
+    description: "Breaks a job's SQL declares the missing edge of (Job.sqlDeclaration): by datasetId, then strength, jobId; at most 5 per break.",
+  })
+  declaredJobs!: DeclaredBreakJob[];
 
   @Field(() => Boolean, { description: 'True when there were more datasets than the server compares at once, or a connectivity walk was cut short.' })
   truncated!: boolean;
