@@ -6,18 +6,19 @@
 //   the IO of the job's latest run that had reported IO by then (run.ioFrom <= $asOf), or, for
 //   static lineage from JobEvents, edges first seen by then.
 // Parameters: $datasetIds, $jobIds: the frontier, split by kind; $asOf: ISO time or null; $limit: maximum rows;
-//   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'ALIAS' (without ALIAS, symlinked names are not joined)
+//   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'ALIAS' (without ALIAS, symlinked names are not joined),
+//   'COLLECTED' (without it, the edges of jobs whose lineage Tributary collected are left out)
 // Columns: fromId, toId (edge in data-flow direction; for ALIAS: frontier dataset → alias),
 //   type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared, current,
 //   node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first;
 //   outputFields, fieldsWithInputs: PRODUCES only, the coverage figures kept on the edge (null on
-//   other types and on edges written before they were kept)
-// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}]
+//   other types and on edges written before they were kept), evidence ('REPORTED' | 'COLLECTED': a collected job's edge)
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)
   WHERE 'ALIAS' IN $follow
-  RETURN 0 AS ord, id AS fromId, n.id AS toId, 'ALIAS' AS type, e, n, 'DATASET' AS kind
+  RETURN 0 AS ord, id AS fromId, n.id AS toId, 'ALIAS' AS type, e, n, 'DATASET' AS kind, false AS collected
   UNION ALL
   UNWIND $datasetIds AS id
   MATCH (d:Dataset {id: id})
@@ -27,25 +28,26 @@ CALL () {
     MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m
   }
   MATCH (m)-[e:FEEDS]->(n:Job)
-  WHERE type(e) IN $follow AND (($asOf IS NULL AND e.current)
+  WHERE type(e) IN $follow AND (n.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND e.current)
      OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
           MATCH (m)-[:INPUT_TO]->(r:Run)
           WHERE r.id = COLLECT { MATCH (n)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
                                  RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] })))
-  RETURN 1 AS ord, m.id AS fromId, n.id AS toId, 'FEEDS' AS type, e, n, 'JOB' AS kind
+  RETURN 1 AS ord, m.id AS fromId, n.id AS toId, 'FEEDS' AS type, e, n, 'JOB' AS kind, n.collectedBy IS NOT NULL AS collected
   UNION ALL
   UNWIND $jobIds AS id
   MATCH (j:Job {id: id})-[e:PRODUCES]->(n:Dataset)
-  WHERE type(e) IN $follow AND (($asOf IS NULL AND e.current)
+  WHERE type(e) IN $follow AND (j.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND e.current)
      OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
           MATCH (r:Run)-[:OUTPUT_TO]->(n)
           WHERE r.id = COLLECT { MATCH (j)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
                                  RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] })))
-  RETURN 1 AS ord, id AS fromId, n.id AS toId, 'PRODUCES' AS type, e, n, 'DATASET' AS kind
+  RETURN 1 AS ord, id AS fromId, n.id AS toId, 'PRODUCES' AS type, e, n, 'DATASET' AS kind, j.collectedBy IS NOT NULL AS collected
 }
-WITH ord, fromId, toId, type, e, n, kind ORDER BY ord
+WITH ord, fromId, toId, type, e, n, kind, collected ORDER BY ord
 RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
        coalesce(e.current, true) AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node,
        CASE WHEN type = 'PRODUCES' THEN e.outputFields END AS outputFields,
-       CASE WHEN type = 'PRODUCES' THEN e.fieldsWithInputs END AS fieldsWithInputs
+       CASE WHEN type = 'PRODUCES' THEN e.fieldsWithInputs END AS fieldsWithInputs,
+       CASE WHEN collected THEN 'COLLECTED' ELSE 'REPORTED' END AS evidence
 LIMIT toInteger($limit)

@@ -4,18 +4,19 @@
 //   ALIAS rows (same distance) and the writers of every alias are expanded in this same step.
 //   Which edges count: as in expand-downstream.cypher (current, or as of $asOf).
 // Parameters: $datasetIds, $jobIds: the frontier, split by kind; $asOf: ISO time or null; $limit: maximum rows;
-//   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'ALIAS' (without ALIAS, symlinked names are not joined)
+//   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'ALIAS' (without ALIAS, symlinked names are not joined),
+//   'COLLECTED' (without it, the edges of jobs whose lineage Tributary collected are left out)
 // Columns: fromId, toId (edge in data-flow direction, so toId is the frontier side; for ALIAS:
 //   frontier dataset → alias), type ('ALIAS' | 'FEEDS' | 'PRODUCES'), firstSeen, lastSeen, declared,
 //   current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first;
 //   outputFields, fieldsWithInputs: PRODUCES only, the coverage figures kept on the edge (null on
-//   other types and on edges written before they were kept)
-// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS"]]}]
+//   other types and on edges written before they were kept), evidence ('REPORTED' | 'COLLECTED': a collected job's edge)
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)
   WHERE 'ALIAS' IN $follow
-  RETURN 0 AS ord, id AS fromId, n.id AS toId, 'ALIAS' AS type, e, n, 'DATASET' AS kind
+  RETURN 0 AS ord, id AS fromId, n.id AS toId, 'ALIAS' AS type, e, n, 'DATASET' AS kind, false AS collected
   UNION ALL
   UNWIND $datasetIds AS id
   MATCH (d:Dataset {id: id})
@@ -25,25 +26,26 @@ CALL () {
     MATCH (d)-[:SYMLINK]-(m:Dataset) WHERE 'ALIAS' IN $follow RETURN m
   }
   MATCH (n:Job)-[e:PRODUCES]->(m)
-  WHERE type(e) IN $follow AND (($asOf IS NULL AND e.current)
+  WHERE type(e) IN $follow AND (n.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND e.current)
      OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
           MATCH (r:Run)-[:OUTPUT_TO]->(m)
           WHERE r.id = COLLECT { MATCH (n)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
                                  RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] })))
-  RETURN 1 AS ord, n.id AS fromId, m.id AS toId, 'PRODUCES' AS type, e, n, 'JOB' AS kind
+  RETURN 1 AS ord, n.id AS fromId, m.id AS toId, 'PRODUCES' AS type, e, n, 'JOB' AS kind, n.collectedBy IS NOT NULL AS collected
   UNION ALL
   UNWIND $jobIds AS id
   MATCH (n:Dataset)-[e:FEEDS]->(j:Job {id: id})
-  WHERE type(e) IN $follow AND (($asOf IS NULL AND e.current)
+  WHERE type(e) IN $follow AND (j.collectedBy IS NULL OR 'COLLECTED' IN $follow) AND (($asOf IS NULL AND e.current)
      OR ($asOf IS NOT NULL AND e.firstSeen <= $asOf AND (e.lastRunId IS NULL OR EXISTS {
           MATCH (n)-[:INPUT_TO]->(r:Run)
           WHERE r.id = COLLECT { MATCH (j)<-[:RUN_OF]-(q:Run) WHERE q.ioFrom <= $asOf
                                  RETURN q.id ORDER BY q.ioFrom DESC, q.id DESC LIMIT 1 }[0] })))
-  RETURN 1 AS ord, n.id AS fromId, id AS toId, 'FEEDS' AS type, e, n, 'DATASET' AS kind
+  RETURN 1 AS ord, n.id AS fromId, id AS toId, 'FEEDS' AS type, e, n, 'DATASET' AS kind, j.collectedBy IS NOT NULL AS collected
 }
-WITH ord, fromId, toId, type, e, n, kind ORDER BY ord
+WITH ord, fromId, toId, type, e, n, kind, collected ORDER BY ord
 RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
        coalesce(e.current, true) AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node,
        CASE WHEN type = 'PRODUCES' THEN e.outputFields END AS outputFields,
-       CASE WHEN type = 'PRODUCES' THEN e.fieldsWithInputs END AS fieldsWithInputs
+       CASE WHEN type = 'PRODUCES' THEN e.fieldsWithInputs END AS fieldsWithInputs,
+       CASE WHEN collected THEN 'COLLECTED' ELSE 'REPORTED' END AS evidence
 LIMIT toInteger($limit)

@@ -44,6 +44,8 @@ export enum Query {
   NodeExists = 'lineage/node-exists',
   TraceUpstreamStep = 'lineage/trace-upstream-step',
   TraceDownstreamStep = 'lineage/trace-downstream-step',
+  ExpandDeclaredUpstream = 'lineage/expand-declared-upstream',
+  ExpandDeclaredDownstream = 'lineage/expand-declared-downstream',
   TraceDeclaredUpstreamStep = 'lineage/trace-declared-upstream-step',
   TraceDeclaredDownstreamStep = 'lineage/trace-declared-downstream-step',
   StopContext = 'lineage/stop-context',

@@ -3,7 +3,10 @@ import { checkDepth, cmp, findStart, optionalTime } from './common';
 import { DATASET_LINEAGE, FIELD_LINEAGE, flowsOf, traverse, type ExpandRow } from './traversal';
 import {
   Direction,
+  EdgeEvidence,
   EntityKind,
+  Evidence,
+  followedEvidence,
   Granularity,
   Side,
   type LineageEdge,
@@ -61,6 +64,7 @@ export class LineageService {
           maxNodes: this.limits.maxNodes,
           dependencies: options.dependencies,
           metadataColumns: options.metadataColumns,
+          evidence: followedEvidence(options.evidence ?? Evidence.REPORTED),
         });
         for (const { node, distance } of walk.reached.values()) {
           if (!nodes.has(node.id)) nodes.set(node.id, { ...node, distance, side: flow === Direction.UPSTREAM ? Side.UPSTREAM : Side.DOWNSTREAM });
@@ -104,4 +108,6 @@ const toEdge = (r: ExpandRow): LineageEdge => ({
   subtypes: r.subtypes ?? null,
   outputFields: r.outputFields ?? null,
   fieldsWithInputs: r.fieldsWithInputs ?? null,
+  evidence: r.evidence ?? EdgeEvidence.REPORTED,
+  statement: r.statement ? { ...r.statement, line: Number(r.statement.line), column: Number(r.statement.column) } : null,
 });

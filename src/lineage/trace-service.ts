@@ -3,8 +3,8 @@ import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkDepth, cmp, findStart, optionalTime } from './common';
 import { explainStops, type TraceStop } from './stops-service';
-import { TRACE, traverse, type DeclaredName, type TraceRow, type Traversal } from './traversal';
-import { Dependencies, Direction, EdgeEvidence, EntityKind, Evidence, followedEvidence, Granularity, IoDirection, type EntityRef, type FlowDirection, type TruncationReason } from './types';
+import { TRACE, traverse, type TraceRow, type Traversal } from './traversal';
+import { Dependencies, Direction, EdgeEvidence, EntityKind, Evidence, followedEvidence, Granularity, IoDirection, type DeclaredRef, type EntityRef, type FlowDirection, type TruncationReason } from './types';
 
 /**
  * The investigation query: from a field (or dataset), follow lineage hop by hop, at column level
@@ -42,10 +42,7 @@ export interface TraceHop {
   declared: DeclaredRef[];
 }
 
-/** A table named in a job's SQL statement: the evidence of a DECLARED hop. */
-export interface DeclaredRef extends DeclaredName {
-  role: IoDirection;
-}
+export type { DeclaredRef };
 
 export interface TraceNode extends EntityRef {
   distance: number;

@@ -2,7 +2,7 @@ import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { groupBy } from './group';
 import { metadataParam } from './metadata-columns';
-import { Dependencies, Direction, EdgeEvidence, EdgeType, EntityKind, Granularity, TruncationReason, type EntityRef, type FlowDirection } from './types';
+import { Dependencies, Direction, EdgeEvidence, EdgeType, EntityKind, Granularity, TruncationReason, type DeclaredRef, type EntityRef, type FlowDirection } from './types';
 
 /**
  * The one traversal engine: a bounded breadth-first search over the lineage graph, one step query
@@ -60,6 +60,8 @@ export interface ExpandRow extends StepRow {
   subtypes?: string[] | null;
   outputFields?: number | null;
   fieldsWithInputs?: number | null;
+  /** DECLARED rows (expand-declared-*.cypher): the table as the statement names it. */
+  statement?: DeclaredRef | null;
 }
 
 /** A row of a trace step (cypher/lineage/trace-*-step.cypher): through one job, field or dataset level. */
@@ -100,6 +102,7 @@ const idsOf = (nodes: readonly EntityRef[], kind: EntityKind) => nodes.filter((n
 /** Datasets and jobs, joined by reads and writes (FEEDS, PRODUCES), symlinked names as ALIAS. */
 export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
   steps: { [Direction.UPSTREAM]: Query.ExpandUpstream, [Direction.DOWNSTREAM]: Query.ExpandDownstream },
+  declaredSteps: { [Direction.UPSTREAM]: Query.ExpandDeclaredUpstream, [Direction.DOWNSTREAM]: Query.ExpandDeclaredDownstream },
   follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS],
   frontier: (nodes) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB) }),
 };

@@ -331,6 +331,19 @@ export interface LineageEdge {
    */
   outputFields?: number | null;
   fieldsWithInputs?: number | null;
+  /** What the edge rests on (dataset granularity; FIELD edges are REPORTED). */
+  evidence: EdgeEvidence;
+  /** DECLARED edges: the table as the job's statement names it, and where. */
+  statement: DeclaredRef | null;
+}
+
+/** A table named in a job's SQL statement, and where: the evidence of a DECLARED edge or hop. */
+export interface DeclaredRef {
+  role: IoDirection;
+  name: string;
+  /** 1-based line, 0-based column. */
+  line: number;
+  column: number;
 }
 
 export interface LineageOptions {
@@ -341,6 +354,8 @@ export interface LineageOptions {
   metadataColumns?: boolean;
   /** ISO time: lineage as it stood then; absent: current lineage. */
   asOf?: string | null;
+  /** DATASET granularity: which evidence to follow (default REPORTED). */
+  evidence?: Evidence;
 }
 
 export interface LineageGraph {

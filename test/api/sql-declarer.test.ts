@@ -129,21 +129,21 @@ describe('the SQL declarer', () => {
   });
 
   it('follows the statement: a new version is parsed again, a table that appears later is resolved then, a deleted facet takes its declaration away', async () => {
-    await send([sqlEvent('moving', { query: `INSERT INTO ${db}.later SELECT * FROM ${db}.first`, dialect: 'trino' })]);
+    await send([sqlEvent('moving', { query: `INSERT INTO ${db}.${db}_later SELECT * FROM ${db}.${db}_first`, dialect: 'trino' })]);
     await declarer.round(ns);
     const v1 = await declaration(jobId(ns, 'moving'));
-    assert.deepEqual(v1.tables.map((t: any) => [t.role, t.name, t.resolved.length]), [['OUTPUT', `${db}.later`, 0], ['INPUT', `${db}.first`, 0]]);
+    assert.deepEqual(v1.tables.map((t: any) => [t.role, t.name, t.resolved.length]), [['OUTPUT', `${db}.${db}_later`, 0], ['INPUT', `${db}.${db}_first`, 0]]);
     // Another producer reports the output table (its own namespace): the next round resolves the name.
-    await send([sqlEvent('writer', null, { outputs: [{ namespace: `${ns}-warehouse`, name: `${db}.later` }] })]);
+    await send([sqlEvent('writer', null, { outputs: [{ namespace: `${ns}-warehouse`, name: `${db}.${db}_later` }] })]);
     const r = await declarer.round(ns);
     assert.ok(r && r.resolved >= 1, JSON.stringify(r));
     const v1b = await declaration(jobId(ns, 'moving'));
-    assert.deepEqual(v1b.tables[0].resolved.map((x: any) => [x.datasetId, x.strength]), [[datasetId(`${ns}-warehouse`, `${db}.later`), 'STRONG']]);
+    assert.deepEqual(v1b.tables[0].resolved.map((x: any) => [x.datasetId, x.strength]), [[datasetId(`${ns}-warehouse`, `${db}.${db}_later`), 'STRONG']]);
 
-    await send([sqlEvent('moving', { query: `INSERT INTO ${db}.other SELECT 1`, dialect: 'trino' })]);
+    await send([sqlEvent('moving', { query: `INSERT INTO ${db}.${db}_other SELECT 1`, dialect: 'trino' })]);
     assert.equal(await declaration(jobId(ns, 'moving')), null, 'not parsed yet: the old statement is not shown for the new one');
     await declarer.round(ns);
-    assert.deepEqual((await declaration(jobId(ns, 'moving'))).tables.map((t: any) => t.name), [`${db}.other`]);
+    assert.deepEqual((await declaration(jobId(ns, 'moving'))).tables.map((t: any) => t.name), [`${db}.${db}_other`]);
 
     const gone = sqlEvent('moving', null);
     (gone.job.facets as Record<string, unknown>).sql = { _producer: 'https://tributary.test/sql', _schemaURL: 'https://openlineage.io/spec/facets/1-1-0/SQLJobFacet.json', _deleted: true };

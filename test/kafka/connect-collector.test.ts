@@ -52,7 +52,7 @@ async function jobOf(name: string): Promise<any> {
 }
 /** Current lineage: the jobs reading `dsId` now. */
 async function currentReaders(dsId: string): Promise<string[]> {
-  const r = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: DOWNSTREAM, depth: 1) { nodes { id kind } } }`, { id: dsId });
+  const r = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: DOWNSTREAM, depth: 1, evidence: ALL) { nodes { id kind } } }`, { id: dsId });
   assert.equal(r.errors, undefined, JSON.stringify(r.errors));
   return r.data.lineage.nodes.filter((n: any) => n.kind === 'JOB').map((n: any) => n.id).sort();
 }
@@ -164,7 +164,7 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
     const loader = await jobOf('loader');
     assert.equal(loader.latestRun.state, 'ABORT');
     assert.ok(loader.retiredAt, 'its job is retired');
-    const upstream = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 1) { nodes { id } } }`, { id: datasetId(kafkaNs, loaded) });
+    const upstream = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 1, evidence: ALL) { nodes { id } } }`, { id: datasetId(kafkaNs, loaded) });
     assert.deepEqual(upstream.data.lineage.nodes.map((n: any) => n.id), [datasetId(kafkaNs, loaded)], 'a deleted connector writes nothing now');
 
     await worker.call('PUT', '/connectors/archive/resume');
@@ -177,7 +177,7 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
     assert.notEqual(moved.latestRun.runId, archiveRun);
     const old = await svc.graphql(`query($id: ID!) { node(id: $id) { ... on Run { state } } }`, { id: `run:${archiveRun}` });
     assert.equal(old.data.node.state, 'COMPLETE');
-    const now = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: DOWNSTREAM, depth: 1) { nodes { id } } }`, { id: job('archive') });
+    const now = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: DOWNSTREAM, depth: 1, evidence: ALL) { nodes { id } } }`, { id: job('archive') });
     assert.deepEqual(now.data.lineage.nodes.map((n: any) => n.id).filter((id: string) => id.startsWith('dataset:file')), [datasetId('file', path.join(dir, 'archive-2.jsonl'))]);
     archiveRun = moved.latestRun.runId;
   });

@@ -9,7 +9,9 @@ import { nameOf, namespaceOf } from './components/common';
  * edges labelled with their transformation, INDIRECT dashed, and a dashed "dataset level only"
  * edge wherever a job writes an output without column lineage. Edges of a job whose lineage
  * Tributary collected (a Kafka Connect connector: Job.collectedBy) are dotted, in a tone of their
- * own, whichever way they go: no producer reports them.
+ * own, whichever way they go: no producer reports them. Edges a job's SQL declares (DECLARED: the
+ * statement names the table, the job's events do not) are dash-dotted in theirs, titled with the
+ * statement's position. The explorer asks for every evidence (`evidence: ALL`) and marks each.
  */
 
 export interface ApiNode {
@@ -35,6 +37,8 @@ export interface ApiEdge {
   types: string[] | null;
   subtypes: string[] | null;
   jobId: string | null;
+  evidence?: 'REPORTED' | 'COLLECTED' | 'DECLARED';
+  statement?: { role: string; name: string; line: number; column: number } | null;
 }
 
 export interface ApiGraph {
@@ -45,11 +49,11 @@ export interface ApiGraph {
 }
 
 const GRAPH = `truncated truncatedBy nodes { id kind name namespace distance side datasetId job { collectedBy } }
-  edges { type fromId toId columnLevel outputFields fieldsWithInputs declared types subtypes jobId }`;
+  edges { type fromId toId columnLevel outputFields fieldsWithInputs declared types subtypes jobId evidence statement { role name line column } }`;
 
 const LINEAGE = `query Lineage($id: ID!, $up: Int!, $down: Int!, $withUp: Boolean!, $withDown: Boolean!, $asOf: String, $g: Granularity!) {
-  up: lineage(nodeId: $id, direction: UPSTREAM, depth: $up, asOf: $asOf, granularity: $g) @include(if: $withUp) { ${GRAPH} }
-  down: lineage(nodeId: $id, direction: DOWNSTREAM, depth: $down, asOf: $asOf, granularity: $g) @include(if: $withDown) { ${GRAPH} }
+  up: lineage(nodeId: $id, direction: UPSTREAM, depth: $up, asOf: $asOf, granularity: $g, evidence: ALL) @include(if: $withUp) { ${GRAPH} }
+  down: lineage(nodeId: $id, direction: DOWNSTREAM, depth: $down, asOf: $asOf, granularity: $g, evidence: ALL) @include(if: $withDown) { ${GRAPH} }
 }`;
 
 export interface Fetched {
@@ -162,8 +166,11 @@ export function datasetDrawing(f: Fetched, rootId: string, cap: number): Drawabl
     if (e.type === 'ALIAS') continue;
     const [s, t] = [rep.get(e.fromId) ?? e.fromId, rep.get(e.toId) ?? e.toId];
     const collector = e.type === 'FEEDS' || e.type === 'PRODUCES' ? f.nodes.get(e.type === 'FEEDS' ? e.toId : e.fromId)?.job?.collectedBy : null;
-    const tone = collector ? 'collected' : e.type === 'PRODUCES' ? toneOfProduces(e) : 'plain';
-    const coverage = collector
+    const st = e.evidence === 'DECLARED' ? e.statement : null;
+    const tone = st ? 'declared' : collector ? 'collected' : e.type === 'PRODUCES' ? toneOfProduces(e) : 'plain';
+    const coverage = st
+      ? `declared: the job's SQL ${st.role === 'OUTPUT' ? 'writes' : 'reads'} ${st.name} (line ${st.line}, column ${st.column}); its events do not report it`
+      : collector
       ? `collected by Tributary (${collector}: the connector's configuration, read from the Kafka Connect REST API); no producer reports it`
       : e.type === 'PRODUCES' && e.columnLevel !== null
         ? e.columnLevel
@@ -234,20 +241,28 @@ export function columnDrawing(fields: Fetched, d: Fetched, rootId: string, rootF
   }
   // Where lineage is dataset level only: every input of a job → each output it writes without column lineage.
   const inputsOf = new Map<string, string[]>();
-  for (const e of d.edges.values()) if (e.type === 'FEEDS') inputsOf.set(e.toId, [...(inputsOf.get(e.toId) ?? []), e.fromId]);
+  const declaredRead = new Set<string>();
+  for (const e of d.edges.values()) {
+    if (e.type !== 'FEEDS') continue;
+    inputsOf.set(e.toId, [...(inputsOf.get(e.toId) ?? []), e.fromId]);
+    if (e.evidence === 'DECLARED') declaredRead.add(`${e.fromId}|${e.toId}`);
+  }
   for (const e of d.edges.values()) {
     if (e.type !== 'PRODUCES' || e.columnLevel !== false) continue;
     const collector = d.nodes.get(e.fromId)?.job?.collectedBy;
     for (const rawInput of inputsOf.get(e.fromId) ?? []) {
       const [input, output] = [ds(rawInput), ds(e.toId)];
       for (const x of [input, output]) if (!byDataset.has(x)) byDataset.set(x, new Map());
+      const declared = declaredRead.has(`${rawInput}|${e.fromId}`);
       edges.push({
         id: `L|${input}|${output}|${e.fromId}`,
         source: input,
         target: output,
-        tone: collector ? 'collected' : 'dataset',
-        label: collector ? 'collected' : 'dataset level only',
-        title: collector
+        tone: declared ? 'declared' : collector ? 'collected' : 'dataset',
+        label: declared ? 'declared' : collector ? 'collected' : 'dataset level only',
+        title: declared
+          ? `${nameOf(e.fromId)}'s SQL reads ${nameOf(input)} (its events do not list it) and the job writes ${nameOf(e.toId)} without column lineage`
+          : collector
           ? `${nameOf(e.fromId)} reads ${nameOf(input)} and writes ${nameOf(e.toId)}, as collected by Tributary (${collector}); no producer reports it`
           : `${nameOf(e.fromId)} reads ${nameOf(input)} and writes ${nameOf(e.toId)} without column lineage: precision is lost here`,
       });

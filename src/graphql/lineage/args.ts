@@ -1,5 +1,5 @@
 import { ArgsType, Field, ID, Int } from 'type-graphql';
-import { Direction, Granularity } from '../../lineage/types';
+import { Direction, Evidence, Granularity } from '../../lineage/types';
 import '../enums';
 import { DependenciesArgs } from '../common-args';
 
@@ -25,4 +25,12 @@ export class LineageArgs extends DependenciesArgs {
     description: 'ISO-8601 time: lineage as it stood then (each job with the IO of its latest run by then). Default: current lineage.',
   })
   asOf?: string | null;
+
+  @Field(() => Evidence, {
+    defaultValue: Evidence.REPORTED,
+    description:
+      'DATASET granularity. REPORTED (default): only what producers report. ALL: also the edges Tributary collected (Kafka Connect ' +
+      "connectors) and the tables jobs' SQL declares (DECLARED, resolved STRONG; current lineage only). Each edge says its evidence.",
+  })
+  evidence!: Evidence;
 }

@@ -23,7 +23,7 @@ export class LineageQueries {
   })
   lineage(@Args(() => LineageArgs) args: LineageArgs, @Ctx() ctx: Context): Promise<LineageGraphData> {
     const { nodeId, direction, depth, granularity, asOf, dependencies, metadataColumns } = args;
-    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.limits.defaultDepth, { granularity, asOf, dependencies, metadataColumns });
+    return ctx.services.lineage.lineage(nodeId, direction, depth ?? ctx.services.limits.defaultDepth, { granularity, asOf, dependencies, metadataColumns, evidence: args.evidence });
   }
 }
 

@@ -1,6 +1,7 @@
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import {
   Direction,
+  EdgeEvidence,
   EdgeType,
   EntityKind,
   Granularity,
@@ -10,6 +11,7 @@ import {
   type LineageGraph as LineageGraphData,
   type LineageNode as LineageNodeData,
 } from '../../lineage/types';
+import { DeclaredRef } from '../trace/types';
 import '../enums';
 
 @ObjectType({ description: 'A dataset, job or field in a lineage graph.' })
@@ -80,6 +82,14 @@ export class LineageEdge implements LineageEdgeData {
 
   @Field(() => Int, { nullable: true, description: 'PRODUCES: output fields with at least one input field through this job (column lineage). Null on other edges.' })
   fieldsWithInputs!: number | null;
+
+  @Field(() => EdgeEvidence, {
+    description: "What the edge rests on: REPORTED by a producer, COLLECTED by Tributary (Kafka Connect), or DECLARED in the job's SQL (only with evidence: ALL). FIELD edges are REPORTED.",
+  })
+  evidence!: EdgeEvidence;
+
+  @Field(() => DeclaredRef, { nullable: true, description: "DECLARED edges: the table as the job's statement names it, and where; null otherwise." })
+  statement!: DeclaredRef | null;
 }
 
 @ObjectType({ description: 'Directed lineage around one dataset, job or field.' })

@@ -32,7 +32,7 @@ export interface GraphNode {
   badgeTone?: 'loss' | 'info' | 'stop';
 }
 
-export type EdgeTone = 'column' | 'dataset' | 'plain' | 'field' | 'indirect' | 'loss' | 'collected';
+export type EdgeTone = 'column' | 'dataset' | 'plain' | 'field' | 'indirect' | 'loss' | 'collected' | 'declared';
 
 export interface GraphEdge {
   id: string;
@@ -175,7 +175,7 @@ const EntityNode = memo(function EntityNode({ data }: NodeProps<Node<{ node: Gra
 const nodeTypes = { entity: EntityNode };
 const edgeTypes = { labelled: LabelledEdge };
 /** Edge labels placed first: what the view is about, then the rest (INDIRECT, plain). */
-const LABEL_PRIORITY: Record<EdgeTone, number> = { loss: 0, column: 1, field: 1, dataset: 2, collected: 2, plain: 3, indirect: 4 };
+const LABEL_PRIORITY: Record<EdgeTone, number> = { loss: 0, column: 1, field: 1, dataset: 2, collected: 2, declared: 2, plain: 3, indirect: 4 };
 
 function fitNodes(nodes: GraphNode[], edges: GraphEdge[], focus?: string[]): { id: string }[] {
   if (focus) return focus.map((id) => ({ id }));
@@ -197,6 +197,7 @@ const TONE_STYLE: Record<EdgeTone, { stroke: string; dash?: string; width: numbe
   indirect: { stroke: 'var(--field-edge)', width: 1.2, dash: '4 4' },
   loss: { stroke: 'var(--loss)', width: 3, dash: '8 4' },
   collected: { stroke: 'var(--collected)', width: 2, dash: '2 4' },
+  declared: { stroke: 'var(--declared)', width: 2, dash: '10 3 2 3' },
 };
 
 /**

@@ -218,6 +218,9 @@ function Legend({ column }: { column: boolean }) {
           <li>
             <span className="swatch swatch-collected" /> collected: a Kafka Connect connector&apos;s configuration, no producer reports it
           </li>
+          <li>
+            <span className="swatch swatch-declared" /> declared: the job&apos;s SQL names the table, its events do not
+          </li>
         </>
       ) : (
         <>
@@ -232,6 +235,9 @@ function Legend({ column }: { column: boolean }) {
           </li>
           <li>
             <span className="swatch swatch-collected" /> collected: a Kafka Connect connector&apos;s configuration, no producer reports it
+          </li>
+          <li>
+            <span className="swatch swatch-declared" /> declared: the job&apos;s SQL names the table, its events do not
           </li>
         </>
       )}
