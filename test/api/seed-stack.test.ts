@@ -359,6 +359,9 @@ describe('the Kafka Connect collector on the seed stack\'s Connect worker', () =
       `query($sink: ID!, $topic: ID!) {
         job(id: $sink) { jobType integration processingType inputs { id } outputs { id } latestRun { state facets } }
         blastRadius(nodeId: $topic, depth: 3) { items { id distance } }
+        reported: lineage(nodeId: $topic, direction: DOWNSTREAM, depth: 2) { edges { fromId toId evidence } }
+        all: lineage(nodeId: $topic, direction: DOWNSTREAM, depth: 2, evidence: ALL) { edges { fromId toId evidence } }
+        traced: trace(nodeId: $topic, direction: DOWNSTREAM, depth: 2, evidence: ALL) { hops { toId jobId evidence } }
       }`,
       { sink, topic },
     );
@@ -372,6 +375,11 @@ describe('the Kafka Connect collector on the seed stack\'s Connect worker', () =
     assert.deepEqual(job.latestRun.facets.kafkaConnect.lineage, 'MAPPED');
     const reached = q.data.blastRadius.items.map((i: any) => `${i.distance} ${i.id}`);
     assert.ok(reached.includes(`1 ${sink}`) && reached.includes(`2 ${archive}`), reached.join('\n'));
+    // The connector's edges are COLLECTED: left out of lineage by default, followed and marked with evidence ALL.
+    const viaSink = (edges: any[]) => edges.filter((e) => e.fromId === sink || e.toId === sink).map((e) => [e.fromId, e.toId, e.evidence]);
+    assert.deepEqual(viaSink(q.data.reported.edges), []);
+    assert.deepEqual(viaSink(q.data.all.edges), [[topic, sink, 'COLLECTED'], [sink, archive, 'COLLECTED']]);
+    assert.deepEqual(q.data.traced.hops.filter((h: any) => h.jobId === sink).map((h: any) => [h.toId, h.evidence]), [[archive, 'COLLECTED']]);
     // Debezium's task job (pg.0) stays the only job of that connector: the collector made none.
     const dbz = await svc.graphql(`query($a: ID!, $b: ID!) { collected: job(id: $a) { id } own: job(id: $b) { id } }`, {
       a: jobId(plain.name('kafka-connect://seed-<t>'), 'shop-cdc'),

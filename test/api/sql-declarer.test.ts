@@ -203,6 +203,22 @@ describe('the SQL declarer', () => {
       [hidden, enriched, jobId(ns, 'sneaky'), 'DECLARED', [['INPUT', `${db}.hidden`]]],
     ]);
 
+    // Dataset lineage: the declared write is an edge of its own evidence, only with ALL; never the MEDIUM one.
+    const L = `query($id: ID!, $ev: Evidence!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 2, evidence: $ev) {
+      edges { type fromId toId evidence statement { role name line column } } } }`;
+    const [rep, everything] = await Promise.all(['REPORTED', 'ALL'].map((ev) => svc.graphql(L, { id: landed, ev })));
+    assert.equal(everything.errors, undefined, JSON.stringify(everything.errors));
+    assert.deepEqual(rep.data.lineage.edges, []);
+    assert.deepEqual(everything.data.lineage.edges, [
+      { type: 'FEEDS', fromId: src, toId: jobId(ns, 'sink'), evidence: 'REPORTED', statement: null },
+      { type: 'PRODUCES', fromId: jobId(ns, 'sink'), toId: landed, evidence: 'DECLARED', statement: { role: 'OUTPUT', name: `${db}.landed`, line: 1, column: 12 } },
+    ]);
+    const downL = await svc.graphql(L.replace('UPSTREAM', 'DOWNSTREAM'), { id: hidden, ev: 'ALL' });
+    assert.deepEqual(downL.data.lineage.edges.map((e: any) => [e.type, e.fromId, e.toId, e.evidence, e.statement?.role ?? null]), [
+      ['FEEDS', hidden, jobId(ns, 'sneaky'), 'DECLARED', 'INPUT'],
+      ['PRODUCES', jobId(ns, 'sneaky'), enriched, 'REPORTED', null],
+    ]);
+
     // lineageBreaks pairs the SOURCE `landed` with the sink job's statement, and the SINK `hidden` with sneaky's.
     const br = await svc.graphql('query($ns: String) { lineageBreaks(namespace: $ns) { sources { id } sinks { id } declaredJobs { datasetId role jobId direction strength name line column silent } } }', { ns: wh });
     assert.equal(br.errors, undefined, JSON.stringify(br.errors));
