@@ -1,4 +1,3 @@
-import { connectorEvent } from '../../src/kafka-connect/events';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID as randomUUIDv4 } from 'node:crypto';
 import fs from 'node:fs';
@@ -8,6 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { generate } from '../../bench/generator';
 import { datasetId, fieldId, jobId } from '../../src/ids';
+import { connectorEvent } from '../../src/kafka-connect/events';
+import { SqlDeclarer } from '../../src/sql/declarer';
+import { SqlParsePool } from '../../src/sql/parse-pool';
 import { startService, type TestService } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { docsOf, isAccepted, manifest, repoRoot } from '../support/corpus';
@@ -288,6 +290,24 @@ describe('the explorer in a browser', () => {
     assert.match((await collected.first().getAttribute('aria-label')) ?? '', /collected by Tributary \(kafka-connect/);
     assert.match(await page.getByLabel('legend').innerText(), /collected: a Kafka Connect connector's configuration/);
     await shot('lineage-collected');
+  });
+
+  it("draws the table a job's SQL reads and its events do not list dash-dotted, titled with the statement's position", async () => {
+    const declarer = new SqlDeclarer(svc.app.executor, new SqlParsePool({ timeoutMs: 20_000, coldTimeoutMs: 60_000, maxQueue: 100 }), 0);
+    try {
+      const round = await declarer.round(`spark-batch-${seed.tag}`);
+      assert.equal(round?.unparsed, 0, JSON.stringify(round));
+    } finally {
+      await declarer.stop();
+    }
+    const spark = jobId(`spark-batch-${seed.tag}`, 'revenue_summary.overwrite_by_expression.lake_shop_revenue_summary');
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent(spark)}`);
+    const declared = page.locator('.react-flow__edge.edge-declared');
+    await declared.first().waitFor();
+    assert.equal(await declared.count(), 1, 'the Flink table it reads by its catalog name');
+    assert.match((await declared.first().getAttribute('aria-label')) ?? '', new RegExp(`declared: the job's SQL reads lake${seed.tag}\\.shop\\.orders_by_country \\(line 4, column 23\\)`));
+    assert.match(await page.getByLabel('legend').innerText(), /declared: the job's SQL names the table, its events do not/);
+    await shot('lineage-declared');
   });
 
   it('the coverage dashboard lists the last day\'s regression with its likely cause, as lineageDiff reports it', async () => {
