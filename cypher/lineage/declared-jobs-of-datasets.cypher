@@ -6,7 +6,7 @@
 // Parameters: $ids: list of dataset ids; $role: 'INPUT' | 'OUTPUT'
 // Columns: datasetId, jobs: list of {jobId, engine, strength ('STRONG' | 'MEDIUM'), name (as the statement
 //   writes it), line, column, silent (the job reports no current output at all, for OUTPUT; no input, for INPUT)}
-// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}], "role": ["OUTPUT"]}
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10]}], "role": ["OUTPUT"]}
 UNWIND $ids AS id
 MATCH (d:Dataset {id: id})
 WITH d, [d] + COLLECT { MATCH (d)-[:SYMLINK]-(a:Dataset) RETURN a } AS names

@@ -7,7 +7,7 @@
 //   firstSeen, lastSeen (null), declared (false), current (true), node: the neighbour {id, kind, namespace,
 //   name}, outputFields, fieldsWithInputs (null), evidence ('DECLARED'), statement: the table as the
 //   statement names it {role, name, line, column}
-// Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1, 100]}], "jobIds": [{"listOf": "-", "sizes": [1, 100]}], "limit": [1]}
+// Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1]}], "jobIds": [{"listOf": "-", "sizes": [1]}], "limit": [1]}
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (d:Dataset {id: id})

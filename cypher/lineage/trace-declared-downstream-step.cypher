@@ -9,7 +9,7 @@
 //   ('DATASET'), types, subtypes, transformations, reportedId (null), node: the output {id, kind,
 //   namespace, name, datasetId}, evidence ('DECLARED'), declared: {input, output}: the statement's
 //   table for each declared half of the hop, {name, line, column} or null
-// Warm-up: {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 100]}], "datasets": [{"listOf": "-", "sizes": [1, 100]}], "limit": [1]}
+// Warm-up: {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1]}], "datasets": [{"listOf": "-", "sizes": [1]}], "limit": [1]}
 CALL () {
   UNWIND $fields AS f
   RETURN f.fieldId AS itemId, 'FIELD' AS kind, f.datasetId AS datasetId

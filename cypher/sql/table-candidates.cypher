@@ -5,9 +5,10 @@
 //   the table part alone (`orders` and `pg.sales.orders`). `score` ranks them: 2 × the trailing
 //   parts that match (up to 3), plus 1 when the whole names are equal. Dataset names are matched as
 //   stored (the identity rules have applied): an upper-case stored name is not found by a
-//   lower-case tail. Up to $perTable candidates, best score first, then by id.
+//   lower-case tail. Up to $perTable candidates, best score first, then by id. `group`: the least id
+//   among the dataset and its SYMLINKed names (one logical dataset, one group).
 // Parameters: $after: the last key of the previous page ('' first); $limit: SqlTables per page; $perTable
-// Columns: key, declared (some job still DECLARES it), candidates: list of {datasetId, strength, score},
+// Columns: key, declared (some job still DECLARES it), candidates: list of {datasetId, strength, score, group},
 //   current: the RESOLVES relationships it has, list of {datasetId, strength}
 // Warm-up: {"after": [""], "limit": [1], "perTable": [1]}
 MATCH (s:SqlTable) WHERE s.key > $after
@@ -25,7 +26,8 @@ CALL (s, sp) {
   WITH d, CASE WHEN k >= 2 OR exact THEN 'STRONG' ELSE 'MEDIUM' END AS strength, 2 * k + CASE WHEN exact THEN 1 ELSE 0 END AS score
   ORDER BY score DESC, d.id
   LIMIT toInteger($perTable)
-  RETURN collect({datasetId: d.id, strength: strength, score: score}) AS candidates
+  WITH d, strength, score, reduce(g = d.id, a IN COLLECT { MATCH (d)-[:SYMLINK]-(x:Dataset) RETURN x.id } | CASE WHEN a < g THEN a ELSE g END) AS group
+  RETURN collect({datasetId: d.id, strength: strength, score: score, group: group}) AS candidates
 }
 RETURN s.key AS key, EXISTS { (s)<-[:DECLARES]-(:Job) } AS declared, candidates,
        COLLECT { MATCH (s)-[r:RESOLVES]->(d:Dataset) RETURN {datasetId: d.id, strength: r.strength} AS c ORDER BY c.datasetId } AS current

@@ -3,6 +3,7 @@ import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { checkDepth, cmp, findStart, optionalTime } from './common';
 import { explainStops, type TraceStop } from './stops-service';
+import { Query } from '../graph/queries';
 import { TRACE, traverse, type TraceRow, type Traversal } from './traversal';
 import { Dependencies, Direction, EdgeEvidence, EntityKind, Evidence, followedEvidence, Granularity, IoDirection, type DeclaredRef, type EntityRef, type FlowDirection, type TruncationReason } from './types';
 
@@ -65,7 +66,14 @@ export interface TraceResult {
   stops: TraceStop[];
   /** True when not every stop is explained (more than 20). */
   stopsTruncated: boolean;
+  /**
+   * With evidence REPORTED (current lineage): the DECLARED hops from the items reached that evidence
+   * ALL would follow (at most MAX_UNFOLLOWED, by distance then ids); empty otherwise.
+   */
+  unfollowed: TraceHop[];
 }
+
+const MAX_UNFOLLOWED = 20;
 
 export class TraceService {
   constructor(
@@ -97,8 +105,10 @@ export class TraceService {
         metadataColumns,
         evidence: followedEvidence(evidence),
       });
-      const { stops, truncated: stopsTruncated } = await explainStops(tx, walk);
-      return { ...traceOf(walk), start, asOf, stops, stopsTruncated };
+      const explained = await explainStops(tx, walk);
+      const unfollowed = evidence === Evidence.REPORTED && asOf === null ? await unfollowedHops(tx, walk) : [];
+      const stops = explained.stops.map((st) => withDeclaredHint(st, walk, unfollowed));
+      return { ...traceOf(walk), start, asOf, stops, stopsTruncated: explained.truncated, unfollowed };
     });
   }
 
@@ -123,7 +133,7 @@ const union = (a: string[] | null, b: string[] | null): string[] | null => (a ==
  * Hops (one per from, to, job, within the depth; a job's DERIVES and INFLUENCES between the same
  * two fields are one hop with both kinds of types) and nodes of a trace walk.
  */
-export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 'asOf' | 'stops' | 'stopsTruncated'> {
+export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 'asOf' | 'stops' | 'stopsTruncated' | 'unfollowed'> {
   const upstream = walk.direction === Direction.UPSTREAM;
   const hops = new Map<string, TraceHop>();
   for (const { row, hop } of walk.edges) {
@@ -176,4 +186,48 @@ function declaredRefs(row: TraceRow): DeclaredRef[] {
     ...(d.input ? [{ role: IoDirection.INPUT, ...d.input }] : []),
     ...(d.output ? [{ role: IoDirection.OUTPUT, ...d.output }] : []),
   ].map((r) => ({ ...r, line: Number(r.line), column: Number(r.column) }));
+}
+
+/** The DECLARED hops from the items a REPORTED walk reached (one declared step over all of them). */
+async function unfollowedHops(tx: TxRunner, walk: Traversal<TraceRow>): Promise<TraceHop[]> {
+  const items = [...walk.reached.values()].filter((r) => walk.openFrom === null || r.distance < walk.openFrom).map((r) => r.node);
+  const params = TRACE.frontier(items);
+  const step = walk.direction === Direction.UPSTREAM ? Query.TraceDeclaredUpstreamStep : Query.TraceDeclaredDownstreamStep;
+  const rows = await tx.run<TraceRow>(step, { ...params, limit: MAX_UNFOLLOWED });
+  const upstream = walk.direction === Direction.UPSTREAM;
+  return rows
+    .map((row) => {
+      const item = walk.reached.get(upstream ? row.toId : row.fromId);
+      return {
+        distance: (item?.distance ?? 0) + 1,
+        fromId: row.fromId,
+        toId: row.toId,
+        jobId: row.jobId,
+        granularity: row.granularity,
+        precisionLost: (upstream ? row.toKind : row.fromKind) === 'FIELD',
+        types: null,
+        subtypes: null,
+        transformations: null,
+        reportedAs: null,
+        evidence: EdgeEvidence.DECLARED,
+        declared: declaredRefs(row),
+      };
+    })
+    .sort((a, b) => a.distance - b.distance || cmp(a.fromId, b.fromId) || cmp(a.toId, b.toId) || cmp(a.jobId, b.jobId));
+}
+
+/**
+ * A stop reached through a job whose SQL names a table its events do not list (an unfollowed
+ * DECLARED hop of that job) says so: that is where evidence ALL goes on.
+ */
+function withDeclaredHint(stop: TraceStop, walk: Traversal<TraceRow>, unfollowed: TraceHop[]): TraceStop {
+  const jobs = new Set(stop.itemIds.map((id) => walk.reached.get(id)?.parent?.jobId).filter((j): j is string => !!j));
+  const hop = unfollowed.find((h) => jobs.has(h.jobId) && h.declared.length > 0);
+  if (!hop) return stop;
+  const t = hop.declared[0]!;
+  const verb = t.role === IoDirection.INPUT ? 'reads' : 'writes';
+  return {
+    ...stop,
+    explanation: `${stop.explanation} Its ${walk.direction === Direction.UPSTREAM ? 'reader' : 'writer'} ${hop.jobId} has SQL that also ${verb} ${t.name} (line ${t.line}, column ${t.column}), which its events do not list: trace(evidence: ALL) follows that DECLARED hop.`,
+  };
 }

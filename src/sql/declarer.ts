@@ -22,7 +22,7 @@ import { SqlParsePool } from './parse-pool';
  * - Resolution follows the graph: each round every declared name is matched again, so a dataset
  *   that arrives later is found then. A name resolves to its best candidates only (most trailing
  *   name parts matching: STRONG ones when there are any, else MEDIUM, the table name alone), at
- *   most PER_TABLE.
+ *   most PER_TABLE; all MEDIUM when they are more than one logical dataset (ambiguous).
  * - Never two rounds at once; a failed round (Neo4j away) is logged and counted, nothing is lost:
  *   what was pending stays pending. Nothing here writes a node or edge that reported lineage reads.
  */
@@ -70,6 +70,8 @@ interface Target {
 }
 interface Candidate extends Target {
   score: number;
+  /** One logical dataset (the least id among it and its SYMLINKed names). */
+  group?: string;
 }
 
 export class SqlDeclarer {
@@ -201,11 +203,16 @@ export function tableRow(t: DeclaredTable) {
 }
 
 /** The candidates of the best score (so STRONG ones when there are any), in dataset id order. */
+/**
+ * The best-scoring candidates. Ambiguity is never STRONG: when they are more than one logical
+ * dataset (two warehouses, each with shop.orders), every one is MEDIUM.
+ */
 export function targetsOf(candidates: readonly Candidate[]): Target[] {
   const best = Math.max(0, ...candidates.map((c) => c.score));
-  return candidates
-    .filter((c) => c.score === best)
-    .map((c) => ({ datasetId: c.datasetId, strength: c.strength }))
+  const top = candidates.filter((c) => c.score === best);
+  const ambiguous = new Set(top.map((c) => c.group ?? c.datasetId)).size > 1;
+  return top
+    .map((c) => ({ datasetId: c.datasetId, strength: ambiguous ? ('MEDIUM' as const) : c.strength }))
     .sort((a, b) => cmp(a.datasetId, b.datasetId));
 }
 

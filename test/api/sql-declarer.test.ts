@@ -76,11 +76,14 @@ describe('the SQL declarer', () => {
     assert.deepEqual([source.role, source.line, source.reported], ['INPUT', 2, true], JSON.stringify(source));
     const sql: string = (await svc.graphql(DECL, { id: jobId(spark, 'region_targets.execute_merge_into_command.region_targets') })).data.job.sql;
     assert.equal(sql.slice(source.start, source.end), `lake${seed.tag}.shop.revenue_summary`, 'the position is the evidence');
-    // Resolved by qualified name (shop.revenue_summary): the Iceberg table under its path and its catalog name.
-    const resolved = source.resolved.map((r: any) => [r.datasetId, r.strength]);
-    for (const id of [datasetId('file', seed.name('<wd>/warehouse/shop/revenue_summary')), datasetId(`file:${seed.name('<wd>/warehouse')}`, 'shop.revenue_summary')]) {
-      assert.ok(resolved.some(([d, s]: [string, string]) => d === id && s === 'STRONG'), `${id} in ${JSON.stringify(resolved)}`);
-    }
+    // Resolved by qualified name (shop.revenue_summary): the Iceberg table under its path and its catalog name
+    // (one logical dataset: STRONG). Other deliveries in the shared database hold a shop.revenue_summary too:
+    // then the name is ambiguous and every candidate MEDIUM.
+    const own = [datasetId('file', seed.name('<wd>/warehouse/shop/revenue_summary')), datasetId(`file:${seed.name('<wd>/warehouse')}`, 'shop.revenue_summary')];
+    const ids = source.resolved.map((r: any) => r.datasetId);
+    assert.ok(own.every((id) => ids.includes(id)), JSON.stringify(ids));
+    const expected = ids.every((id: string) => own.includes(id)) ? 'STRONG' : 'MEDIUM';
+    assert.ok(source.resolved.every((r: any) => r.strength === expected), JSON.stringify(source.resolved));
     assert.ok(source.resolved.every((r: any) => r.dataset?.id === r.datasetId));
     // A one-part name resolves by the table name alone (MEDIUM): Spark's current database is not in the statement.
     assert.ok(target.resolved.length > 0 && target.resolved.every((r: any) => r.strength === 'MEDIUM'), JSON.stringify(target.resolved));
@@ -139,6 +142,14 @@ describe('the SQL declarer', () => {
     assert.ok(r && r.resolved >= 1, JSON.stringify(r));
     const v1b = await declaration(jobId(ns, 'moving'));
     assert.deepEqual(v1b.tables[0].resolved.map((x: any) => [x.datasetId, x.strength]), [[datasetId(`${ns}-warehouse`, `${db}.${db}_later`), 'STRONG']]);
+
+    // A second warehouse holds the same db.table: the name is ambiguous, so MEDIUM, and not followed.
+    await send([sqlEvent('writer2', null, { outputs: [{ namespace: `${ns}-warehouse2`, name: `${db}.${db}_later` }] })]);
+    await declarer.round(ns);
+    assert.deepEqual((await declaration(jobId(ns, 'moving'))).tables[0].resolved.map((x: any) => [x.datasetId, x.strength]), [
+      [datasetId(`${ns}-warehouse2`, `${db}.${db}_later`), 'MEDIUM'],
+      [datasetId(`${ns}-warehouse`, `${db}.${db}_later`), 'MEDIUM'],
+    ]);
 
     await send([sqlEvent('moving', { query: `INSERT INTO ${db}.${db}_other SELECT 1`, dialect: 'trino' })]);
     assert.equal(await declaration(jobId(ns, 'moving')), null, 'not parsed yet: the old statement is not shown for the new one');

@@ -164,4 +164,10 @@ export class Trace implements TraceResult {
 
   @Field(() => Boolean, { description: 'True when more datasets stop than are explained (20).' })
   stopsTruncated!: boolean;
+
+  @Field(() => [TraceHop], {
+    description:
+      "With evidence REPORTED (current lineage): the DECLARED hops from the items reached, which evidence ALL would follow (a job's SQL names a table its events do not list); at most 20, by distance. Empty otherwise.",
+  })
+  unfollowed!: TraceHop[];
 }
