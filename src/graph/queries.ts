@@ -68,6 +68,7 @@ export enum Query {
   RunProvenance = 'analytics/run-provenance',
   RunReports = 'analytics/run-reports',
   LineageBreaks = 'analytics/lineage-breaks',
+  CoverageDeclared = 'analytics/coverage-declared',
   LineageUnknownJobs = 'analytics/lineage-unknown-jobs',
   Search = 'nodes/search',
   Identity = 'nodes/identity',

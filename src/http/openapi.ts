@@ -33,8 +33,9 @@ const figures = {
     fieldShare: { type: 'number', minimum: 0, maximum: 1 },
     noInputEdges: { type: 'integer', description: 'Output edges of jobs that read nothing (CREATE TABLE, seeds): not counted in edges.' },
     collectedEdges: { type: 'integer', description: 'Output edges of jobs whose lineage Tributary collected (Kafka Connect connectors): no producer reports them, not counted in edges.' },
+    declaredEdges: { type: 'integer', description: "Output edges a job's SQL declares and its events do not report (resolved STRONG): not counted in edges." },
   },
-  required: ['key', 'edges', 'columnLevel', 'datasetLevelOnly', 'columnLevelShare', 'outputFields', 'fieldsWithInputs', 'fieldShare', 'noInputEdges', 'collectedEdges'],
+  required: ['key', 'edges', 'columnLevel', 'datasetLevelOnly', 'columnLevelShare', 'outputFields', 'fieldsWithInputs', 'fieldShare', 'noInputEdges', 'collectedEdges', 'declaredEdges'],
 };
 
 export const OPENAPI = {

@@ -38,6 +38,11 @@ export interface CoverageFigures {
    * from the Connect REST API): no producer reports them, so not counted in edges either.
    */
   collectedEdges: number;
+  /**
+   * Output edges a job's SQL declares and its events do not report (the SQL declarer, resolved
+   * STRONG; one per logical dataset): never counted as reported lineage, so not in edges either.
+   */
+  declaredEdges: number;
 }
 
 export interface TrendBucket {
@@ -137,18 +142,29 @@ export class CoverageService {
   async summary(scope: CoverageScope, value: string | null): Promise<CoverageSummary> {
     checkScope(scope, value);
     const groups = await this.executor.read<SummaryRow>(Query.CoverageSummary, { scope, value: scopeValue(scope, value) });
+    const declared = await this.declared(scope, value);
     if (groups.some((g) => g.legacy > 0)) {
       const { rows, truncated } = await this.edges(scope, value);
       const current = rows.filter((r) => r.current);
-      return { overall: figures('all', current), byEngine: breakdown(current, (r) => r.engine), byNamespace: breakdown(current, (r) => r.namespace), truncated };
+      return {
+        overall: withDeclared([figures('all', current)], declared, () => 'all')[0]!,
+        byEngine: withDeclared(breakdown(current, (r) => r.engine), declared, (d) => d.engine),
+        byNamespace: withDeclared(breakdown(current, (r) => r.namespace), declared, (d) => d.namespace),
+        truncated,
+      };
     }
     const sum = (key: string, rows: SummaryRow[]) => summed(key, rows);
     return {
-      overall: sum('all', groups),
-      byEngine: sortFigures([...groupBy(groups, (g) => g.engine)].map(([k, rs]) => sum(k, rs))),
-      byNamespace: sortFigures([...groupBy(groups, (g) => g.namespace)].map(([k, rs]) => sum(k, rs))),
+      overall: withDeclared([sum('all', groups)], declared, () => 'all')[0]!,
+      byEngine: withDeclared([...groupBy(groups, (g) => g.engine)].map(([k, rs]) => sum(k, rs)), declared, (d) => d.engine),
+      byNamespace: withDeclared([...groupBy(groups, (g) => g.namespace)].map(([k, rs]) => sum(k, rs)), declared, (d) => d.namespace),
       truncated: groups.reduce((n, g) => n + g.allEdges, 0) > this.limits.maxCoverageEdges,
     };
+  }
+
+  /** The scope's DECLARED output edges per job (coverage-declared.cypher). */
+  private declared(scope: CoverageScope, value: string | null): Promise<DeclaredRow[]> {
+    return this.executor.read<DeclaredRow>(Query.CoverageDeclared, { scope, value: scopeValue(scope, value) });
   }
 
   /**
@@ -164,8 +180,8 @@ export class CoverageService {
 
   /** By job (most edges first) and the trend, from the scope's edges (at most TRIBUTARY_MAX_COVERAGE_EDGES of them). */
   async details(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageDetails> {
-    const { rows } = await this.edges(scope, value);
-    return { byJob: breakdown(rows.filter((r) => r.current), (r) => r.jobId), trend: trend(rows.filter((r) => !r.readsNothing && !r.collected), bucket, from, to) };
+    const [{ rows }, declared] = await Promise.all([this.edges(scope, value), this.declared(scope, value)]);
+    return { byJob: withDeclared(breakdown(rows.filter((r) => r.current), (r) => r.jobId), declared, (d) => d.jobId), trend: trend(rows.filter((r) => !r.readsNothing && !r.collected), bucket, from, to) };
   }
 
   /**
@@ -250,6 +266,22 @@ function sortFigures(list: CoverageFigures[]): CoverageFigures[] {
   return list.sort((a, b) => b.edges - a.edges || cmp(a.key, b.key));
 }
 
+interface DeclaredRow {
+  jobId: string;
+  engine: string;
+  namespace: string;
+  declaredEdges: number;
+}
+
+/** Figures with their declaredEdges summed by `key`; a key with declared edges only gets a row of its own. */
+function withDeclared(list: CoverageFigures[], declared: DeclaredRow[], key: (d: DeclaredRow) => string): CoverageFigures[] {
+  const counts = new Map<string, number>();
+  for (const d of declared) counts.set(key(d), (counts.get(key(d)) ?? 0) + Number(d.declaredEdges));
+  const out = list.map((f) => ({ ...f, declaredEdges: counts.get(f.key) ?? 0 }));
+  for (const [k, n] of counts) if (!list.some((f) => f.key === k)) out.push({ ...coverageFigures(k, 0, 0, 0, 0), declaredEdges: n });
+  return sortFigures(out);
+}
+
 interface SummaryRow {
   engine: string;
   namespace: string;
@@ -282,6 +314,7 @@ export function coverageFigures(key: string, edges: number, columnLevel: number,
     fieldShare: ratio(fieldsWithInputs, outputFields),
     noInputEdges,
     collectedEdges,
+    declaredEdges: 0,
   };
 }
 

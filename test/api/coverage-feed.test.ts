@@ -43,7 +43,7 @@ after(async () => {
 });
 
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString();
-const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare noInputEdges collectedEdges';
+const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare noInputEdges collectedEdges declaredEdges';
 
 describe('the coverage feed', () => {
   it('GET /api/v1/coverage equals the GraphQL coverage, field for field', async () => {

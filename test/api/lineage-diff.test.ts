@@ -50,7 +50,7 @@ after(async () => {
 });
 
 const CHANGE = 'kind jobId datasetId direction field inputFieldId fromRunId toRunId cause fromProducer toProducer';
-const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare noInputEdges collectedEdges';
+const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare noInputEdges collectedEdges declaredEdges';
 const DIFF = `query($from: String!, $to: String, $value: String, $first: Int, $after: String, $kinds: [LineageChangeKind!]) {
   lineageDiff(from: $from, to: $to, scope: NAMESPACE, value: $value, first: $first, after: $after, kinds: $kinds) {
     from to truncated unrecorded coverageFrom { ${FIG} } coverageTo { ${FIG} } delta { edges columnLevel columnLevelShare fieldShare }
@@ -98,8 +98,8 @@ describe('lineage diff', () => {
     assert.equal(d.changes.total, 14);
     assert.equal(d.unrecorded, 0);
     assert.equal(d.truncated, false);
-    assert.deepEqual(d.coverageFrom, { key: 'from', edges: 2, columnLevel: 1, datasetLevelOnly: 1, columnLevelShare: 0.5, outputFields: 2, fieldsWithInputs: 2, fieldShare: 1, noInputEdges: 0, collectedEdges: 0 });
-    assert.deepEqual(d.coverageTo, { key: 'to', edges: 4, columnLevel: 0, datasetLevelOnly: 4, columnLevelShare: 0, outputFields: 3, fieldsWithInputs: 0, fieldShare: 0, noInputEdges: 0, collectedEdges: 0 });
+    assert.deepEqual(d.coverageFrom, { key: 'from', edges: 2, columnLevel: 1, datasetLevelOnly: 1, columnLevelShare: 0.5, outputFields: 2, fieldsWithInputs: 2, fieldShare: 1, noInputEdges: 0, collectedEdges: 0, declaredEdges: 0 });
+    assert.deepEqual(d.coverageTo, { key: 'to', edges: 4, columnLevel: 0, datasetLevelOnly: 4, columnLevelShare: 0, outputFields: 3, fieldsWithInputs: 0, fieldShare: 0, noInputEdges: 0, collectedEdges: 0, declaredEdges: 0 });
     assert.deepEqual(d.delta, { edges: 2, columnLevel: -1, columnLevelShare: -0.5, fieldShare: -1 });
     assert.deepEqual(d.counts.find((c: { kind: string }) => c.kind === 'EDGE_APPEARED'), { kind: 'EDGE_APPEARED', count: 4 });
   });

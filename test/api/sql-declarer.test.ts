@@ -230,6 +230,13 @@ describe('the SQL declarer', () => {
       ['PRODUCES', jobId(ns, 'sneaky'), enriched, 'REPORTED', null],
     ]);
 
+    // Coverage counts the declared output apart (the STRONG one only), never as a reported edge.
+    const cov = await svc.graphql('query($ns: String) { coverage(scope: NAMESPACE, value: $ns) { overall { edges declaredEdges } byJob { key edges declaredEdges } } }', { ns });
+    assert.equal(cov.errors, undefined, JSON.stringify(cov.errors));
+    assert.equal(cov.data.coverage.overall.declaredEdges, 1);
+    const byJob = Object.fromEntries(cov.data.coverage.byJob.map((f: any) => [f.key, [f.edges, f.declaredEdges]]));
+    assert.deepEqual([byJob[jobId(ns, 'sink')], byJob[jobId(ns, 'vague')], byJob[jobId(ns, 'sneaky')]], [[0, 1], undefined, [1, 0]]);
+
     // lineageBreaks pairs the SOURCE `landed` with the sink job's statement, and the SINK `hidden` with sneaky's.
     const br = await svc.graphql('query($ns: String) { lineageBreaks(namespace: $ns) { sources { id } sinks { id } declaredJobs { datasetId role jobId direction strength name line column silent } } }', { ns: wh });
     assert.equal(br.errors, undefined, JSON.stringify(br.errors));

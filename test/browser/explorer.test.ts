@@ -308,6 +308,31 @@ describe('the explorer in a browser', () => {
     assert.match((await declared.first().getAttribute('aria-label')) ?? '', new RegExp(`declared: the job's SQL reads lake${seed.tag}\\.shop\\.orders_by_country \\(line 4, column 23\\)`));
     assert.match(await page.getByLabel('legend').innerText(), /declared: the job's SQL names the table, its events do not/);
     await shot('lineage-declared');
+
+    // The coverage dashboard counts a declared output apart: a Flink SQL job that reports its input only.
+    const ns = `b-sql-${randomBytes(3).toString('hex')}`;
+    const db = ns.replace(/-/g, '_');
+    const ev = (name: string, extra: Record<string, unknown>) => ({
+      eventType: 'COMPLETE', eventTime: new Date().toISOString(), producer: 'https://tributary.test/sql',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/$defs/RunEvent', run: { runId: randomUUIDv4() },
+      job: { namespace: ns, name }, inputs: [], outputs: [], ...extra,
+    });
+    const sink = ev('sink', { inputs: [{ namespace: `${ns}-wh`, name: `${db}.src` }] });
+    (sink.job as Record<string, unknown>).facets = { sql: { _producer: 'https://tributary.test/sql', _schemaURL: 'https://openlineage.io/spec/facets/1-1-0/SQLJobFacet.json', query: `INSERT INTO ${db}.landed SELECT * FROM ${db}.src`, dialect: 'flink' } };
+    const events = [sink, ev('consumer', { inputs: [{ namespace: `${ns}-wh`, name: `${db}.landed` }], outputs: [{ namespace: `${ns}-wh`, name: `${db}.report` }] })];
+    const res = await fetch(`${svc.baseUrl}/api/v1/lineage/batch`, { method: 'POST', headers: { 'content-type': 'application/json', 'Tributary-Wait': 'projected' }, body: JSON.stringify(events) });
+    assert.equal(res.status, 200, await res.text());
+    const second = new SqlDeclarer(svc.app.executor, new SqlParsePool({ timeoutMs: 20_000, coldTimeoutMs: 60_000, maxQueue: 100 }), 0);
+    try {
+      assert.equal((await second.round(ns))?.parsed, 1);
+    } finally {
+      await second.stop();
+    }
+    await page.goto(`${svc.baseUrl}/coverage?scope=NAMESPACE&value=${encodeURIComponent(ns)}`);
+    const note = page.getByTestId('declared-edges');
+    await note.waitFor();
+    assert.match(await note.innerText(), /Not counted above: 1 output edge that jobs' SQL declares and their events do not report/);
+    await shot('coverage-declared');
   });
 
   it('the coverage dashboard lists the last day\'s regression with its likely cause, as lineageDiff reports it', async () => {

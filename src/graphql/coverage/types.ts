@@ -47,6 +47,12 @@ export class CoverageFigures implements CoverageFiguresData {
       'Output edges of jobs whose lineage Tributary collected instead of a producer reporting it (Kafka Connect connectors read from the Connect REST API): counted here and not in edges, columnLevel or datasetLevelOnly.',
   })
   collectedEdges!: number;
+
+  @Field(() => Int, {
+    description:
+      "Output edges a job's SQL declares and its events do not report (Job.sqlDeclaration, resolved STRONG; one per logical dataset): counted here, never as reported lineage. 0 in trends and diffs.",
+  })
+  declaredEdges!: number;
 }
 
 @ObjectType({ description: 'Coverage in one time bucket, from the lineage history.' })

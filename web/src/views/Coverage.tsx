@@ -14,6 +14,7 @@ interface Figures {
   fieldsWithInputs: number;
   fieldShare: number;
   collectedEdges: number;
+  declaredEdges: number;
 }
 interface Answer {
   coverage: { overall: Figures; byEngine: Figures[]; byNamespace: Figures[]; byJob: Figures[]; truncated: boolean; trend: { start: string; edges: number; columnLevel: number; columnLevelShare: number }[] };
@@ -27,7 +28,7 @@ interface Answer {
   lineageBreaks: { truncated: boolean; sources: { id: string }[]; sinks: { id: string }[]; probableMatches: { sourceId: string; writtenId: string; strength: string; rule: string; evidence: string[] }[] };
 }
 
-const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare collectedEdges';
+const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare collectedEdges declaredEdges';
 const QUERY = `query Coverage($scope: CoverageScope!, $value: String, $ns: String) {
   coverage(scope: $scope, value: $value) { truncated overall { ${FIG} } byEngine { ${FIG} } byNamespace { ${FIG} } byJob { ${FIG} } trend { start edges columnLevel columnLevelShare } }
   coverageGaps(scope: $scope, value: $value, first: 20) { totalGaps truncated gaps { jobId datasetId engine namespace downstreamDatasets downstreamJobs impactTruncated } totalLineageUnknown lineageUnknown { jobId engine reason lastSeen } }
@@ -68,6 +69,12 @@ export function CoverageView({ loc }: { loc: Location }) {
             <p className="muted" data-testid="collected-edges">
               Not counted above: {c.overall.collectedEdges} edge{c.overall.collectedEdges === 1 ? '' : 's'} of Kafka Connect connectors, whose lineage Tributary
               collected from the Connect REST API because no producer reports it.
+            </p>
+          ) : null}
+          {c.overall.declaredEdges > 0 ? (
+            <p className="muted" data-testid="declared-edges">
+              Not counted above{c.overall.collectedEdges > 0 ? ' either' : ''}: {c.overall.declaredEdges} output edge{c.overall.declaredEdges === 1 ? '' : 's'} that jobs&apos; SQL declares and their events do
+              not report (DECLARED lineage; a trace follows {c.overall.declaredEdges === 1 ? 'it' : 'them'} with evidence: ALL).
             </p>
           ) : null}
           <Trend points={c.trend} />
