@@ -51,6 +51,7 @@ interface Pending {
   sql: string | null;
   dialect: string | null;
   engine: string | null;
+  schemes?: string[];
 }
 /** A row of write-declared.cypher. */
 interface DeclaredRow {
@@ -147,7 +148,7 @@ export class SqlDeclarer {
   private async record(p: Pending): Promise<DeclaredRow | null> {
     const at = this.now().toISOString();
     if (p.hash === null) return { jobId: p.jobId, hash: null, status: null, dialect: null, from: null, reason: null, message: null, at, tables: [] };
-    const choice = dialectOf(p.dialect, p.engine);
+    const choice = dialectOf(p.dialect, p.engine, p.schemes ?? []);
     const parse: SqlParse =
       p.sql === null
         ? { status: 'UNPARSED', dialect: choice.dialect, reason: 'TOO_LARGE', message: `${p.chars} characters, over ${MAX_SQL_CHARS}` }

@@ -129,6 +129,15 @@ describe('the SQL declarer', () => {
     const text = await metrics.registry.metrics();
     assert.match(text, /tributary_sql_statements_total\{status="unparsed",reason="TOO_LARGE"\} [1-9]/);
     assert.match(text, /tributary_sql_declarer_rounds_total\{outcome="ok"\} [1-9]/);
+
+    // No dialect said, no engine that is one: the namespaces of the datasets it reads and writes name it.
+    const pg = `postgres://${ns}:5432`;
+    await send([sqlEvent('pg', { query: 'INSERT INTO s.daily SELECT d, count(*) FROM s.events GROUP BY d' }, { inputs: [{ namespace: pg, name: 'db.s.events' }], outputs: [{ namespace: pg, name: 'db.s.daily' }] })]);
+    await declarer.round(ns);
+    const byPg = await declaration(jobId(ns, 'pg'));
+    assert.deepEqual([byPg.status, byPg.dialect, byPg.dialectFrom, byPg.tables.map((t: any) => [t.role, t.name, t.reported])], [
+      'PARSED', 'postgresql', 'dataset namespace postgres', [['OUTPUT', 's.daily', true], ['INPUT', 's.events', true]],
+    ]);
   });
 
   it('follows the statement: a new version is parsed again, a table that appears later is resolved then, a deleted facet takes its declaration away', async () => {

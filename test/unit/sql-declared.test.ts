@@ -78,6 +78,12 @@ describe('tables declared in SQL', () => {
     assert.equal((await pool.parse('SELEC nonsense FROM', 'spark')).status, 'UNPARSED');
     const duckdb = dialectOf('duckdb', 'dbt');
     assert.deepEqual(duckdb, { dialect: null, from: 'sql facet dialect duckdb' });
+    // No dialect said and an engine that is none (dbt): the datasets' namespaces, when they all name one.
+    assert.deepEqual(dialectOf(null, 'dbt', ['postgres']), { dialect: 'postgresql', from: 'dataset namespace postgres' });
+    assert.deepEqual(dialectOf(null, 'dbt', ['awsathena']), { dialect: 'trino', from: 'dataset namespace awsathena' });
+    assert.deepEqual(dialectOf(null, 'dbt', ['postgres', 's3']), { dialect: null, from: 'engine dbt' }, 'mixed namespaces name no one dialect');
+    assert.deepEqual(dialectOf(null, null, ['bigquery']), { dialect: null, from: 'no dialect and no engine' });
+    assert.deepEqual(dialectOf('duckdb', 'dbt', ['postgres']).dialect, null, "the facet's dialect wins");
     assert.equal((await pool.parse('select 1', duckdb.dialect)).status === 'UNPARSED' && 'UNKNOWN_DIALECT', 'UNKNOWN_DIALECT');
   });
 
