@@ -26,7 +26,7 @@ export interface TraceHop {
   jobId: string;
   /** FIELD: column lineage; DATASET: dataset-level only (no column lineage on this hop). */
   granularity: Granularity;
-  /** True on the hop where a field-level trace fell back to dataset level. */
+  /** True on the hop where a field-level trace fell back to dataset level (never a DECLARED hop). */
   precisionLost: boolean;
   types: string[] | null;
   subtypes: string[] | null;
@@ -155,7 +155,8 @@ export function traceOf(walk: Traversal<TraceRow>): Omit<TraceResult, 'start' | 
       toId: row.toId,
       jobId: row.jobId,
       granularity: row.granularity,
-      precisionLost: row.granularity === Granularity.DATASET && itemKind === 'FIELD',
+      // A DECLARED hop is dataset level by nature: no producer lost precision there.
+      precisionLost: row.granularity === Granularity.DATASET && itemKind === 'FIELD' && row.evidence !== EdgeEvidence.DECLARED,
       types: row.types,
       subtypes: row.subtypes,
       transformations: parseJsonProperty(row.transformations),
@@ -204,7 +205,7 @@ async function unfollowedHops(tx: TxRunner, walk: Traversal<TraceRow>): Promise<
         toId: row.toId,
         jobId: row.jobId,
         granularity: row.granularity,
-        precisionLost: (upstream ? row.toKind : row.fromKind) === 'FIELD',
+        precisionLost: false,
         types: null,
         subtypes: null,
         transformations: null,

@@ -300,7 +300,7 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
         `query($revenue: ID!) {
           reported: trace(nodeId: $revenue, depth: 20) { hops { fromId evidence } stops { datasetId reason explanation }
             unfollowed { distance fromId toId jobId evidence declared { role name line column } } }
-          all: trace(nodeId: $revenue, depth: 20, evidence: ALL) { truncated hops { distance fromId toId jobId granularity evidence declared { role name line column } }
+          all: trace(nodeId: $revenue, depth: 20, evidence: ALL) { truncated firstPrecisionLoss { jobId } hops { precisionLost distance fromId toId jobId granularity evidence declared { role name line column } }
             stops { datasetId reason } }
         }`,
         { revenue: fieldId('file', next.name(SUMMARY), 'revenue') },
@@ -329,6 +329,8 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
         [4, PG, TOPIC_DEBEZIUM, 'job:debezium:pg.0', 'DATASET', 'REPORTED', []],
       ]);
       assert.equal(t.all.truncated, false);
+      // The declared hop is dataset level by nature, Flink's hops are from a dataset: no producer lost column precision.
+      assert.deepEqual([t.all.firstPrecisionLoss, t.all.hops.filter((h: any) => h.precisionLost)], [null, []]);
       assert.deepEqual(t.all.stops.map((st: any) => [st.datasetId, st.reason]), [[`dataset:${BY_COUNTRY}`, 'OTHER_NAME'], [PG, 'ORIGIN']]);
     } finally {
       await declarer.stop();

@@ -309,6 +309,19 @@ describe('the explorer in a browser', () => {
     assert.match(await page.getByLabel('legend').innerText(), /declared: the job's SQL names the table, its events do not/);
     await shot('lineage-declared');
 
+    // The trace of the summary column says what it leaves, and follows it when asked.
+    await page.goto(`${svc.baseUrl}/trace?node=${encodeURIComponent(fieldId('file', seed.name('<wd>/warehouse/shop/revenue_summary'), 'revenue'))}`);
+    const notice = page.getByTestId('unfollowed');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), new RegExp(`1 hop that jobs' SQL declares is not followed \\(first: .*reads lake${seed.tag}\\.shop\\.orders_by_country\\)`));
+    await notice.getByRole('button', { name: 'Follow them' }).click();
+    const declaredHop = page.locator('.react-flow__edge.edge-declared');
+    await declaredHop.first().waitFor();
+    assert.match(await page.getByLabel('hops').innerText(), new RegExp(`declared: its SQL reads lake${seed.tag}\\.shop\\.orders_by_country \\(line 4, column 23\\), which its events do not list`));
+    assert.ok(page.url().includes('ev=all'), page.url());
+    assert.match(await page.getByTestId('precision-kept').innerText(), /the declared hops are dataset level/);
+    await shot('trace-declared');
+
     // The coverage dashboard counts a declared output apart: a Flink SQL job that reports its input only.
     const ns = `b-sql-${randomBytes(3).toString('hex')}`;
     const db = ns.replace(/-/g, '_');

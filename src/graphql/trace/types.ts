@@ -58,7 +58,7 @@ export class TraceHop implements TraceHopData {
   @Field(() => Granularity, { description: 'FIELD: column lineage; DATASET: the job reports no column lineage here, dataset level only.' })
   granularity!: Granularity;
 
-  @Field(() => Boolean, { description: 'True where a field-level trace falls back to dataset level.' })
+  @Field(() => Boolean, { description: 'True where a field-level trace falls back to dataset level because the job reports no column lineage there (never on a DECLARED hop, dataset level by nature).' })
   precisionLost!: boolean;
 
   @Field(() => [String], { nullable: true, description: 'Column lineage transformation types (FIELD hops).' })

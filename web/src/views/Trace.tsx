@@ -14,6 +14,8 @@ interface Hop {
   jobId: string;
   types: string[] | null;
   subtypes: string[] | null;
+  evidence?: 'REPORTED' | 'COLLECTED' | 'DECLARED';
+  declared?: { role: string; name: string; line: number; column: number }[];
 }
 interface StopCandidate {
   id: string;
@@ -36,19 +38,23 @@ interface TraceAnswer {
   start: { id: string; name: string; namespace: string; kind: string };
   nodes: { id: string; kind: string; name: string; namespace: string; distance: number; datasetId: string | null }[];
   hops: Hop[];
-  firstPrecisionLoss: Hop | null;
+  unfollowed: Pick<Hop, 'jobId' | 'declared'>[];
 }
 
-const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf: String, $deps: Dependencies!, $meta: Boolean!) {
-  trace(nodeId: $id, direction: $dir, depth: $depth, asOf: $asOf, dependencies: $deps, metadataColumns: $meta) {
+// The first precision loss is the first hop with precisionLost (the API's firstPrecisionLoss, in
+// its hop order), read off the hops: the query stays within the server's cost limit at depth 20.
+const HOP = 'distance fromId toId granularity precisionLost jobId types subtypes evidence declared { role name line column }';
+const TRACE = `query Trace($id: ID!, $dir: LineageDirection!, $depth: Int, $asOf: String, $deps: Dependencies!, $meta: Boolean!, $ev: Evidence!) {
+  trace(nodeId: $id, direction: $dir, depth: $depth, asOf: $asOf, dependencies: $deps, metadataColumns: $meta, evidence: $ev) {
     truncated truncatedBy start { id name namespace kind }
     stops { datasetId distance reason explanation candidates { id kind strength evidence rule } }
     nodes { id kind name namespace distance datasetId }
-    hops { distance fromId toId granularity precisionLost jobId types subtypes }
-    firstPrecisionLoss { distance fromId toId granularity precisionLost jobId types subtypes }
+    hops { ${HOP} }
+    unfollowed { jobId declared { role name } }
   }
 }`;
 
+const firstLoss = (t: TraceAnswer): Hop | null => t.hops.find((h) => h.precisionLost) ?? null;
 const sameHop = (a: Hop, b: Hop | null) => !!b && a.fromId === b.fromId && a.toId === b.toId && a.jobId === b.jobId;
 const datasetOf = (id: string) => (kindOfId(id) === 'FIELD' ? datasetOfField(id) : id);
 
@@ -56,7 +62,8 @@ const datasetOf = (id: string) => (kindOfId(id) === 'FIELD' ? datasetOfField(id)
  * Trace a value: /trace?node=<field id>&dir=UPSTREAM|DOWNSTREAM&depth=N&asOf=<iso>&deps=all&meta=1.
  * DIRECT column dependencies first (where the value comes from); deps=all adds the INDIRECT ones
  * (filters, joins, group-by keys), which fan out to every field of an output; meta=1 also walks
- * through metadata columns of table formats (Iceberg's _file, _pos, ...).
+ * through metadata columns of table formats (Iceberg's _file, _pos, ...); ev=all also follows the
+ * edges Tributary collected and the tables jobs' SQL declares (evidence ALL), drawn in their styles.
  */
 export function TraceView({ loc }: { loc: Location }) {
   const p = loc.params;
@@ -66,13 +73,14 @@ export function TraceView({ loc }: { loc: Location }) {
   const asOf = p.get('asOf');
   const deps = p.get('deps') === 'all' ? 'ALL' : 'DIRECT';
   const meta = p.get('meta') === '1';
-  const q = useQuery<{ trace: TraceAnswer }>(node ? TRACE : null, { id: node, dir, depth, asOf, deps, meta });
+  const ev = p.get('ev') === 'all' ? 'ALL' : 'REPORTED';
+  const q = useQuery<{ trace: TraceAnswer }>(node ? TRACE : null, { id: node, dir, depth, asOf, deps, meta, ev });
   const state = { trace: q.data?.trace, error: q.error };
 
   const drawing = useMemo(() => (state.trace ? traceDrawing(state.trace) : null), [state.trace]);
   if (!node) return <p>Pick a field to trace: search for it above, or open a dataset and choose one of its fields.</p>;
   const t = state.trace;
-  const loss = t?.firstPrecisionLoss ?? null;
+  const loss = t ? firstLoss(t) : null;
   const set = (k: string, v: string | number) => {
     const next = new URLSearchParams(p);
     next.set(k, String(v));
@@ -104,6 +112,9 @@ export function TraceView({ loc }: { loc: Location }) {
           <label title="Columns the table format computes per row (Iceberg's _file, _pos, _spec_id, ...; Delta's _metadata): kept, left out of the trace unless asked">
             <input type="checkbox" checked={meta} onChange={(e) => set('meta', e.target.checked ? '1' : '0')} /> Metadata columns too
           </label>
+          <label title="Also the edges Tributary collected (Kafka Connect connectors) and the tables jobs' SQL names where their events do not (DECLARED)">
+            <input type="checkbox" checked={ev === 'ALL'} onChange={(e) => set('ev', e.target.checked ? 'all' : 'reported')} /> Collected and declared too
+          </label>
           <Link to={href('/lineage', { node: datasetOf(node), mode: 'column' })}>Column lineage</Link>
         </form>
       </header>
@@ -119,10 +130,21 @@ export function TraceView({ loc }: { loc: Location }) {
               </span>
             ) : (
               <span className="ok-note" data-testid="precision-kept">
-                Column level all the way.
+                {t.hops.some((h) => h.evidence === 'DECLARED')
+                  ? 'Column level wherever producers report lineage; the declared hops are dataset level (SQL names tables, not columns).'
+                  : 'Column level all the way.'}
               </span>
             )}
             {t.truncated ? <span className="warn">Truncated ({t.truncatedBy.join(', ')}): the trace continues beyond.</span> : null}
+            {t.unfollowed.length > 0 ? (
+              <span className="warn" data-testid="unfollowed">
+                {t.unfollowed.length} hop{t.unfollowed.length === 1 ? '' : 's'} that jobs&apos; SQL declares {t.unfollowed.length === 1 ? 'is' : 'are'} not followed
+                (first: {nameOf(t.unfollowed[0]!.jobId)} {t.unfollowed[0]!.declared?.[0]?.role === 'OUTPUT' ? 'writes' : 'reads'} {t.unfollowed[0]!.declared?.[0]?.name}).{' '}
+                <button type="button" onClick={() => set('ev', 'all')}>
+                  Follow them
+                </button>
+              </span>
+            ) : null}
           </div>
           <Stops stops={t.stops} onShowMetadata={meta ? undefined : () => set('meta', '1')} />
           <div className="canvas-row">
@@ -139,6 +161,8 @@ export function TraceView({ loc }: { loc: Location }) {
                         {h.granularity === 'FIELD' ? `field level, ${(h.subtypes ?? h.types ?? []).join(', ') || 'no transformation type'}` : 'dataset level only'} · by{' '}
                         <NodeLink id={h.jobId} />
                         {sameHop(h, loss) ? <strong className="loss-tag"> first precision loss</strong> : null}
+                        {h.evidence === 'DECLARED' ? <span className="evidence-tag"> · declared: {declaredText(h)}</span> : null}
+                        {h.evidence === 'COLLECTED' ? <span className="evidence-tag"> · collected by Tributary, no producer reports it</span> : null}
                       </div>
                     </li>
                   ))}
@@ -156,6 +180,7 @@ const REASON: Record<string, string> = {
   END: 'where lineage ends',
   OTHER_NAME: 'another name',
   UNREPORTED_WRITER: 'an unreported writer',
+  UNREPORTED_READER: 'an unreported reader',
   METADATA_COLUMN: 'metadata columns left out',
 };
 
@@ -211,7 +236,7 @@ function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[];
     return n;
   };
   touch(t.start.id).root = true;
-  const loss = t.firstPrecisionLoss;
+  const loss = firstLoss(t);
   // Field hops join fields; dataset-level hops of one job between two datasets are one edge (the
   // loss, when one of them is the first loss).
   const edges = new Map<string, GraphEdge>();
@@ -238,6 +263,18 @@ function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[];
       continue;
     }
     const key = `${from}|${to}|${h.jobId}`;
+    if (h.evidence === 'DECLARED' || h.evidence === 'COLLECTED') {
+      const declared = h.evidence === 'DECLARED';
+      edges.set(key, {
+        id: key,
+        source: from,
+        target: to,
+        tone: declared ? 'declared' : 'collected',
+        label: `${declared ? 'declared' : 'collected'}: ${nameOf(h.jobId)}`,
+        title: declared ? `${nameOf(from)} → ${nameOf(to)} by ${nameOf(h.jobId)}: ${declaredText(h)}` : `${nameOf(from)} → ${nameOf(to)} by ${nameOf(h.jobId)}, collected by Tributary; no producer reports it`,
+      });
+      continue;
+    }
     const lossHere = isLoss || edges.get(key)?.tone === 'loss';
     edges.set(key, {
       id: key,
@@ -259,4 +296,9 @@ function traceDrawing(t: TraceAnswer): { nodes: GraphNode[]; edges: GraphEdge[];
   // The first view shows the start and the hop where precision is lost (or the first hops).
   const focus = loss ? [datasetOf(t.start.id), datasetOf(loss.fromId), datasetOf(loss.toId)] : [datasetOf(t.start.id), ...t.hops.filter((h) => h.distance === 1).map((h) => datasetOf(h.fromId))];
   return { nodes: [...datasets.values()], edges: [...edges.values()], focus: [...new Set(focus)] };
+}
+
+/** A DECLARED hop's evidence in words: what the job's SQL reads and writes, and where. */
+function declaredText(h: Hop): string {
+  return (h.declared ?? []).map((d) => `its SQL ${d.role === 'OUTPUT' ? 'writes' : 'reads'} ${d.name} (line ${d.line}, column ${d.column})`).join('; ') + ', which its events do not list';
 }
