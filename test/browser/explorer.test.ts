@@ -345,6 +345,9 @@ describe('the explorer in a browser', () => {
     const note = page.getByTestId('declared-edges');
     await note.waitFor();
     assert.match(await note.innerText(), /Not counted above: 1 output edge that jobs' SQL declares and their events do not report/);
+    const paired = page.getByTestId('declared-breaks');
+    await paired.waitFor();
+    assert.match(await paired.innerText(), new RegExp(`STRONG ${db}\\.landed \\(read, never written\\): sink's SQL writes ${db}\\.landed \\(line 1, column 12\\)\\s+the job reports no output at all`));
     await shot('coverage-declared');
   });
 

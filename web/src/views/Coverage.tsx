@@ -25,14 +25,16 @@ interface Answer {
     totalLineageUnknown: number;
     lineageUnknown: { jobId: string; engine: string; reason: string; lastSeen: string | null }[];
   };
-  lineageBreaks: { truncated: boolean; sources: { id: string }[]; sinks: { id: string }[]; probableMatches: { sourceId: string; writtenId: string; strength: string; rule: string; evidence: string[] }[] };
+  lineageBreaks: { truncated: boolean; sources: { id: string }[]; sinks: { id: string }[]; probableMatches: { sourceId: string; writtenId: string; strength: string; rule: string; evidence: string[] }[];
+    declaredJobs: { datasetId: string; role: string; jobId: string; direction: string; strength: string; name: string; line: number; column: number; silent: boolean }[] };
 }
 
 const FIG = 'key edges columnLevel datasetLevelOnly columnLevelShare outputFields fieldsWithInputs fieldShare collectedEdges declaredEdges';
 const QUERY = `query Coverage($scope: CoverageScope!, $value: String, $ns: String) {
   coverage(scope: $scope, value: $value) { truncated overall { ${FIG} } byEngine { ${FIG} } byNamespace { ${FIG} } byJob { ${FIG} } trend { start edges columnLevel columnLevelShare } }
   coverageGaps(scope: $scope, value: $value, first: 20) { totalGaps truncated gaps { jobId datasetId engine namespace downstreamDatasets downstreamJobs impactTruncated } totalLineageUnknown lineageUnknown { jobId engine reason lastSeen } }
-  lineageBreaks(namespace: $ns) { truncated sources { id } sinks { id } probableMatches { sourceId writtenId strength rule evidence } }
+  lineageBreaks(namespace: $ns) { truncated sources { id } sinks { id } probableMatches { sourceId writtenId strength rule evidence }
+    declaredJobs { datasetId role jobId direction strength name line column silent } }
 }`;
 
 type SortKey = 'key' | 'edges' | 'columnLevelShare' | 'fieldShare';
@@ -153,6 +155,21 @@ export function CoverageView({ loc }: { loc: Location }) {
               </li>
             ))}
           </ul>
+          {state.data.lineageBreaks.declaredJobs.length > 0 ? (
+            <>
+              <p className="muted">Breaks a job&apos;s SQL declares the missing edge of (DECLARED lineage; a trace follows the STRONG ones with evidence: ALL):</p>
+              <ul className="breaks" data-testid="declared-breaks">
+                {state.data.lineageBreaks.declaredJobs.slice(0, 50).map((d) => (
+                  <li key={`${d.datasetId}|${d.jobId}|${d.direction}`}>
+                    <strong>{d.strength}</strong> <NodeLink id={d.datasetId} /> ({d.role === 'SOURCE' ? 'read, never written' : 'written, never read'}):{' '}
+                    <NodeLink id={d.jobId} />
+                    {`'s SQL ${d.direction === 'OUTPUT' ? 'writes' : 'reads'} ${d.name} (line ${d.line}, column ${d.column})`}
+                    <div className="muted">{d.silent ? (d.direction === 'OUTPUT' ? 'the job reports no output at all' : 'the job reports no input at all') : 'its events do not report this edge'}</div>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </>
       ) : null}
     </section>
