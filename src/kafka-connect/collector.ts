@@ -183,7 +183,9 @@ function nextStep(cluster: string, s: ConnectorSnapshot, before: Sent | undefine
   const sent: Sent = { runId, configHash, ended: failed, fingerprint };
   // A run that ended stays ended: a failed run that fails again sends nothing new.
   if (sameRun && (before.fingerprint === fingerprint || (before.ended && failed && before.fingerprint === null))) return { events: [], sent, unknown };
-  const events = before && !sameRun && !before.ended ? [endEvent(cluster, s.name, before.runId, 'RECONFIGURED', at)] : [];
+  // The run it replaces ends a millisecond before the new one starts: at one time, which run is the
+  // job's latest would fall to the run ids (latest-run-of-jobs.cypher).
+  const events = before && !sameRun && !before.ended ? [endEvent(cluster, s.name, before.runId, 'RECONFIGURED', new Date(at.getTime() - 1))] : [];
   events.push(e.event);
   return { events, sent, unknown };
 }

@@ -78,6 +78,8 @@ describe('the Kafka Connect collector', () => {
     await c.roundAll();
     assert.deepEqual(sent.map((e) => [e.eventType, e.job.name, e.run.runId === runBefore]), [['COMPLETE', 'archive', true], ['RUNNING', 'archive', false], ['ABORT', 'custom', false]]);
     assert.deepEqual(sent[1]!.outputs, [{ namespace: 'file', name: '/b.jsonl' }]);
+    // The replaced run ends before the new one starts, so the new one is the job's latest whatever the run ids.
+    assert.ok(Date.parse(sent[0]!.eventTime) < Date.parse(sent[1]!.eventTime), `${sent[0]!.eventTime} < ${sent[1]!.eventTime}`);
   });
 
   it('a failed connector ends its run; its recovery, and a configuration that comes back, start new runs', async () => {
