@@ -76,14 +76,7 @@ export interface TraceRow extends StepRow {
   /** The traced field under the other name the job reported it by (trace step headers); else null. */
   reportedId?: string | null;
   /** DECLARED rows: the statement's table for each declared half of the hop (trace-declared-*-step.cypher). */
-  declared?: { input: DeclaredName | null; output: DeclaredName | null } | null;
-}
-
-/** A table as a job's SQL statement names it, and where. */
-export interface DeclaredName {
-  name: string;
-  line: number;
-  column: number;
+  declared?: { input: Omit<DeclaredRef, 'role'> | null; output: Omit<DeclaredRef, 'role'> | null } | null;
 }
 
 /** What a walk is made of: its step queries, how a frontier becomes their parameters, what it follows. */
