@@ -34,6 +34,8 @@ import { ImpactService } from './lineage/impact-service';
 import { LineageService } from './lineage/lineage-service';
 import { PathService } from './lineage/path-service';
 import { TraceService } from './lineage/trace-service';
+import { MarquezLineage } from './marquez/lineage';
+import { MarquezService } from './marquez/service';
 import type { Logger } from './log';
 import { Metrics } from './metrics';
 
@@ -209,6 +211,7 @@ export async function createApp(
       identity: new IdentityService(executor, rules),
       limits: { defaultDepth: config.lineage.defaultDepth, maxDepth: config.lineage.maxDepth },
     };
+    const marquez = new MarquezService(executor, catalog);
     const server = await buildServer({
       schema: buildGraphqlSchema(),
       services,
@@ -232,6 +235,7 @@ export async function createApp(
       live: health ? () => health.recoverable() : undefined,
       explorerDir: config.explorer ? defaultExplorerDir() : null,
       embed: config.embed,
+      marquez: { service: marquez, lineage: new MarquezLineage(executor, marquez, config.lineage) },
     });
     projector.start();
     const gauges = new CoverageGauges(services.coverage, services.breaks, metrics, config.gauges, log);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { badInput } from './errors';
 import { EntityKind } from './lineage/types';
 
@@ -136,4 +137,74 @@ export function parseIdOfKind<K extends EntityKind>(id: string, ...kinds: K[]): 
     throw badInput(`node id "${id}" is a ${PREFIX[ref.kind]} id; expected ${kinds.map((k) => PREFIX[k]).join(' or ')}`);
   }
   return ref as Extract<NodeRef, { kind: K }>;
+}
+
+/**
+ * Marquez's node ids (its read API, src/marquez): the same prefixes, but the raw namespace and names
+ * joined by ':' with nothing escaped (`dataset:kafka://b:9092:orders`), as Marquez writes them and
+ * its web UI compares them. Written by marquezId; read back by marquezIdCandidates, which cannot
+ * know where a raw ':' separates components, so it lists every way of splitting the id, for a lookup
+ * to pick the one that exists (src/marquez/node-ids.ts).
+ */
+export function marquezId(ref: NodeRef): string {
+  switch (ref.kind) {
+    case EntityKind.DATASET:
+    case EntityKind.JOB:
+      return `${PREFIX[ref.kind]}:${ref.namespace}:${ref.name}`;
+    case EntityKind.FIELD:
+      return `${PREFIX.FIELD}:${ref.namespace}:${ref.name}:${ref.field}`;
+    case EntityKind.RUN:
+      return `${PREFIX.RUN}:${ref.runId}`;
+  }
+}
+
+/** Most ':'-separated parts a Marquez id may have (a field id of n parts has (n-2)(n-3)/2 splits). */
+export const MARQUEZ_ID_MAX_PARTS = 40;
+/** A Marquez versioned id's suffix: `#<version uuid>`. */
+const VERSION_SUFFIX = /#([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * Every reading of a Marquez node id (dataset, job or datasetField; RUN is not a Marquez lineage
+ * node), most likely first: Marquez's own heuristic (a ':' followed by '//' or a digit belongs to a
+ * URI namespace such as `postgres://db:5432`) ranks the splits, the rest follow. `version` is the
+ * `#<uuid>` suffix of a versioned id, null otherwise. Throws BAD_INPUT naming the expected forms.
+ */
+export function marquezIdCandidates(id: string): { kind: EntityKind.DATASET | EntityKind.JOB | EntityKind.FIELD; refs: NodeRef[]; version: string | null } {
+  const versioned = VERSION_SUFFIX.exec(id);
+  const bare = versioned ? id.slice(0, versioned.index) : id;
+  const kind = kindOf(bare);
+  const expected = 'expected dataset:<namespace>:<name>, job:<namespace>:<name> or datasetField:<namespace>:<dataset>:<field>';
+  if (kind === null || kind === EntityKind.RUN) throw badInput(`malformed nodeId "${id.slice(0, 200)}": ${expected}`);
+  const parts = bare.slice(PREFIX[kind].length + 1).split(':');
+  if (parts.length > MARQUEZ_ID_MAX_PARTS) throw badInput(`malformed nodeId: more than ${MARQUEZ_ID_MAX_PARTS} ':'-separated parts`);
+  const components = kind === EntityKind.FIELD ? 3 : 2;
+  if (parts.length < components) throw badInput(`malformed nodeId "${id.slice(0, 200)}": ${expected}`);
+  // A split point i joins parts[..i) as one component; rank by how many of its joins look like a URI's.
+  const uriJoin = (i: number) => /^\/\/|^\d/.test(parts[i] ?? '');
+  const join = (from: number, to: number) => parts.slice(from, to).join(':');
+  const splits: { cuts: number[]; score: number }[] = [];
+  const n = parts.length;
+  if (components === 2) {
+    for (let a = 1; a < n; a++) splits.push({ cuts: [a], score: uriJoin(a) ? 1 : 0 });
+  } else {
+    for (let a = 1; a < n - 1; a++) for (let b = a + 1; b < n; b++) splits.push({ cuts: [a, b], score: (uriJoin(a) ? 1 : 0) + (uriJoin(b) ? 1 : 0) });
+  }
+  splits.sort((x, y) => x.score - y.score || x.cuts[0]! - y.cuts[0]! || (x.cuts[1] ?? 0) - (y.cuts[1] ?? 0));
+  const refs: NodeRef[] = splits.map(({ cuts }) => {
+    const namespace = join(0, cuts[0]!);
+    if (kind === EntityKind.FIELD) return { kind, namespace, name: join(cuts[0]!, cuts[1]!), field: join(cuts[1]!, n) };
+    return { kind, namespace, name: join(cuts[0]!, n) };
+  });
+  return { kind, refs, version: versioned ? versioned[1]!.toLowerCase() : null };
+}
+
+/**
+ * A UUID derived from a string key (SHA-256, formatted as a version-5-style UUID), for the things
+ * Marquez names by UUID and Tributary by its own keys: dataset versions (dataset id + run id), job
+ * versions (their id), parent jobs. Stable across processes and re-projection.
+ */
+export function derivedUuid(key: string): string {
+  const h = createHash('sha256').update(key).digest('hex');
+  const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

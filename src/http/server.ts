@@ -15,6 +15,9 @@ import cors from '@fastify/cors';
 import rateLimit, { normalizeIP } from '@fastify/rate-limit';
 import { Scope, type Auth, type Principal } from './auth';
 import { coverageRoutes, type CoverageRouteOptions } from './coverage-routes';
+import { marquezRoutes } from '../marquez/routes';
+import type { MarquezLineage } from '../marquez/lineage';
+import type { MarquezService } from '../marquez/service';
 import { explorerRoutes } from './explorer';
 import { ingestRoutes } from './ingest-routes';
 import { answerClientError } from './client-errors';
@@ -80,6 +83,8 @@ export interface ServerDeps {
   explorerDir?: string | null;
   /** The coverage badge and widget (src/http/coverage-routes.ts). */
   embed: CoverageRouteOptions['embed'];
+  /** Marquez's read API (src/marquez/routes.ts); not served when absent. */
+  marquez?: { service: MarquezService; lineage: MarquezLineage };
 }
 
 /**
@@ -201,6 +206,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const lanes = createLanes({ heavy: q.concurrency, lookup: q.lookupConcurrency, embed: q.embedConcurrency, queue: q.queue, clientQueue: q.clientQueue });
   deps.metrics.readState = () => Object.fromEntries(Object.entries(lanes).map(([lane, slots]) => [lane, slots.state]));
   await app.register(coverageRoutes, { coverage: deps.services.coverage, diff: deps.services.diff, auth: deps.auth, lanes, embed: deps.embed });
+  if (deps.marquez) await app.register(marquezRoutes, { ...deps.marquez, auth: deps.auth, lanes, log: deps.log });
   const laneOf = graphqlLane(deps.schema, deps.walkCaps, q.maxTokens);
   // Who: before anything else (the rate limit, in preParsing, keys on the principal).
   app.addHook('onRequest', async (req) => {

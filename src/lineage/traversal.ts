@@ -100,6 +100,17 @@ export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
   frontier: (nodes) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB) }),
 };
 
+/**
+ * Datasets and jobs joined by any current read or write, whichever way data flows (Marquez's table
+ * lineage, src/marquez): a dataset's readers and writers, a job's inputs and outputs, so siblings
+ * are reached. Both directions run the same step; symlinked names are not joined.
+ */
+export const UNDIRECTED_LINEAGE: TraversalMode<ExpandRow> = {
+  steps: { [Direction.UPSTREAM]: Query.ExpandUndirected, [Direction.DOWNSTREAM]: Query.ExpandUndirected },
+  follow: [EdgeType.FEEDS, EdgeType.PRODUCES],
+  frontier: (nodes) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB) }),
+};
+
 /** Fields, joined by column lineage through jobs: DERIVES, and INFLUENCES to every field of the output. */
 export const FIELD_LINEAGE: TraversalMode<ExpandRow> = {
   steps: { [Direction.UPSTREAM]: Query.ExpandFieldsUpstream, [Direction.DOWNSTREAM]: Query.ExpandFieldsDownstream },

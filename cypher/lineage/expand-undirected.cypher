@@ -1,0 +1,39 @@
+// Purpose: one breadth-first step of an UNDIRECTED walk at dataset/job granularity (Marquez's table
+//   lineage, src/marquez): from a dataset to every job that currently reads it (FEEDS) or writes it
+//   (PRODUCES), from a job to every dataset it currently reads or writes, so siblings (other readers
+//   of an input, other writers of an output) are reached too. Symlinked names are not joined (no
+//   ALIAS rows). Soft-deleted neighbours (an Annotation whose hiddenAt is at or after the node's
+//   lastSeen) are left out. Current edges only.
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows;
+//   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'COLLECTED' (without it, the edges of jobs
+//   whose lineage Tributary collected are left out); $asOf, $indirect, $metadata: ignored
+// Columns: fromId, toId (edge in data-flow direction), type ('FEEDS' | 'PRODUCES'), firstSeen, lastSeen,
+//   declared, current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}, evidence ('REPORTED' | 'COLLECTED')
+CALL () {
+  UNWIND $datasetIds AS id
+  MATCH (d:Dataset {id: id})-[e:FEEDS]->(n:Job)
+  WHERE e.current AND 'FEEDS' IN $follow
+  RETURN d.id AS fromId, n.id AS toId, 'FEEDS' AS type, e, n, 'JOB' AS kind
+  UNION ALL
+  UNWIND $datasetIds AS id
+  MATCH (n:Job)-[e:PRODUCES]->(d:Dataset {id: id})
+  WHERE e.current AND 'PRODUCES' IN $follow
+  RETURN n.id AS fromId, d.id AS toId, 'PRODUCES' AS type, e, n, 'JOB' AS kind
+  UNION ALL
+  UNWIND $jobIds AS id
+  MATCH (n:Dataset)-[e:FEEDS]->(j:Job {id: id})
+  WHERE e.current AND 'FEEDS' IN $follow AND (j.collectedBy IS NULL OR 'COLLECTED' IN $follow)
+  RETURN n.id AS fromId, j.id AS toId, 'FEEDS' AS type, e, n, 'DATASET' AS kind
+  UNION ALL
+  UNWIND $jobIds AS id
+  MATCH (j:Job {id: id})-[e:PRODUCES]->(n:Dataset)
+  WHERE e.current AND 'PRODUCES' IN $follow AND (j.collectedBy IS NULL OR 'COLLECTED' IN $follow)
+  RETURN j.id AS fromId, n.id AS toId, 'PRODUCES' AS type, e, n, 'DATASET' AS kind
+}
+WITH fromId, toId, type, e, n, kind
+WHERE (kind = 'DATASET' OR n.collectedBy IS NULL OR 'COLLECTED' IN $follow)
+  AND NOT EXISTS { MATCH (a:Annotation {id: n.id}) WHERE a.hiddenAt >= n.lastSeen }
+RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
+       true AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node,
+       CASE WHEN n.collectedBy IS NOT NULL THEN 'COLLECTED' ELSE 'REPORTED' END AS evidence
+LIMIT toInteger($limit)

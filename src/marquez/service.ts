@@ -1,0 +1,229 @@
+import { notFound } from '../errors';
+import type { Executor } from '../graph/executor';
+import { parseJsonProperty } from '../graph/mappers';
+import { Query } from '../graph/queries';
+import { datasetId, fieldId, jobId, runId } from '../ids';
+import type { CatalogService } from '../lineage/catalog-service';
+import { EntityKind } from '../lineage/types';
+import { datasetShape, datasetVersionShape, jobShape, runShape, TRIBUTARY_STATES, type DatasetRow, type Json, type JobRow, type RunRow, type VersionRow } from './shapes';
+
+/**
+ * Marquez's read API over Tributary's graph (src/marquez/routes.ts serves it): namespaces, jobs,
+ * runs and their facets, datasets and their versions, events, search, tags, and the writes Marquez's
+ * web UI makes (tags, soft delete: cypher/marquez/annotate.cypher). Lineage is in lineage.ts.
+ * Answers are Marquez's shapes (shapes.ts); a missing namespace, job, dataset or run is NOT_FOUND
+ * with Marquez's message. Pages are bounded by the route's limit (Marquez's default 100).
+ */
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+/** The most run events read to rebuild one run's facets (a run of more is answered from its first events). */
+const MAX_RUN_EVENTS = 1_000;
+
+export class MarquezService {
+  constructor(
+    private readonly executor: Executor,
+    private readonly catalog: CatalogService,
+  ) {}
+
+  async namespaces(page: Page): Promise<Json[]> {
+    const rows = await this.executor.read<{ name: string; createdAt: string; updatedAt: string }>(Query.MarquezNamespaces, { name: null, skip: page.offset, limit: page.limit });
+    return rows.map((r) => namespaceShape(r));
+  }
+
+  async namespace(name: string): Promise<Json> {
+    const [row] = await this.executor.read<{ name: string; createdAt: string; updatedAt: string }>(Query.MarquezNamespaces, { name, skip: 0, limit: 1 });
+    if (!row) throw notFound(`Namespace '${name}' not found.`);
+    return namespaceShape(row);
+  }
+
+  private jobsPage(namespace: string | null, states: string[] | null, page: Page) {
+    return this.executor.read<{ total: number; ids: string[] }>(Query.MarquezJobsPage, { namespace, states, skip: page.offset, limit: page.limit }).then((r) => r[0] ?? { total: 0, ids: [] });
+  }
+
+  private datasetsPage(namespace: string, page: Page) {
+    return this.executor.read<{ total: number; ids: string[] }>(Query.MarquezDatasetsPage, { namespace, skip: page.offset, limit: page.limit }).then((r) => r[0] ?? { total: 0, ids: [] });
+  }
+
+  /** Jobs of a namespace (null: all), newest first; `states` are Marquez run states (null: all). */
+  async jobs(namespace: string | null, states: string[] | null, page: Page): Promise<{ jobs: Json[]; totalCount: number }> {
+    const tributaryStates = states ? [...new Set(states.flatMap((s) => TRIBUTARY_STATES[s] ?? []))] : null;
+    const { total, ids } = await this.jobsPage(namespace, tributaryStates, page);
+    return { jobs: await this.jobsById(ids), totalCount: total };
+  }
+
+  /** A job; a soft-deleted one is NOT_FOUND unless `withHidden` (the answer to its own deletion). */
+  async job(namespace: string, name: string, withHidden = false): Promise<Json> {
+    const [job] = await this.jobsById([jobId(namespace, name)], withHidden);
+    if (!job) throw notFound(`Job '${name}' not found.`);
+    return job;
+  }
+
+  /** Jobs in Marquez's shape, in the order of `ids` (missing or soft-deleted ones left out unless `withHidden`). */
+  async jobsById(ids: string[], withHidden = false): Promise<Json[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.jobRows(ids);
+    const visible = rows.filter((r) => withHidden || !r.hidden);
+    const runs = await this.runsById(visible.flatMap((r) => r.runIds));
+    return visible.map((r) => jobShape(r, r.runIds.map((id) => runs.get(id)).filter((x): x is Json => x !== undefined)));
+  }
+
+  /** The rows of jobs-detail.cypher, in the order of `ids`, missing ones left out. */
+  async jobRows(ids: string[]): Promise<JobRow[]> {
+    const rows = await this.executor.read<JobRow>(Query.MarquezJobsDetail, { ids });
+    const byId = new Map(rows.map((r) => [r.job.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r): r is JobRow => r !== undefined);
+  }
+
+  /** Runs in Marquez's shape by run node id. */
+  async runsById(ids: string[]): Promise<Map<string, Json>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.executor.read<RunRow>(Query.MarquezRunsDetail, { ids: [...new Set(ids)] });
+    return new Map(rows.map((r) => [r.run.id, runShape(r)]));
+  }
+
+  async runsOfJob(namespace: string, name: string, page: Page): Promise<{ runs: Json[]; totalCount: number }> {
+    const id = jobId(namespace, name);
+    const [exists] = await this.jobRows([id]);
+    if (!exists) throw notFound(`Job '${name}' not found.`);
+    const { total, runIds } = await this.catalog.runsOfJob(id, { states: null, since: null, until: null }, page.offset, Math.max(1, page.limit));
+    const runs = await this.runsById(page.limit === 0 ? [] : runIds);
+    return { runs: runIds.slice(0, page.limit).map((r) => runs.get(r)).filter((r): r is Json => r !== undefined), totalCount: total };
+  }
+
+  async run(uuid: string): Promise<Json> {
+    const runs = await this.runsById([runId(uuid)]);
+    const run = runs.get(runId(uuid));
+    if (!run) throw notFound(`Run '${uuid}' not found.`);
+    return run;
+  }
+
+  /**
+   * The job or run facets of a run, as its events sent them (later events' facets replace earlier
+   * ones of the same key), rebuilt from the stored events: Marquez keeps facets per run, Tributary's
+   * graph keeps the latest per job.
+   */
+  async runFacets(uuid: string, type: 'JOB' | 'RUN'): Promise<Json> {
+    const id = runId(uuid);
+    const rows = await this.executor.read<{ raw: string }>(Query.MarquezRunEvents, { runId: id, limit: MAX_RUN_EVENTS });
+    if (rows.length === 0) {
+      if ((await this.runsById([id])).size === 0) throw notFound(`Run '${uuid}' not found.`);
+    }
+    const facets: Json = {};
+    for (const { raw } of rows) {
+      const event = parseJsonProperty(raw) as { job?: { facets?: Json }; run?: { facets?: Json } } | null;
+      const sent = type === 'JOB' ? event?.job?.facets : event?.run?.facets;
+      if (sent && typeof sent === 'object') Object.assign(facets, sent);
+    }
+    return { runId: uuid.toLowerCase(), facets };
+  }
+
+  async datasets(namespace: string, page: Page): Promise<{ datasets: Json[]; totalCount: number }> {
+    const { total, ids } = await this.datasetsPage(namespace, page);
+    if (total === 0 && (await this.jobsPage(namespace, null, { limit: 1, offset: 0 })).total === 0) throw notFound(`Namespace '${namespace}' not found.`);
+    const rows = await this.datasetRows(ids);
+    return { datasets: rows.map(datasetShape), totalCount: total };
+  }
+
+  /** A dataset; a soft-deleted one is NOT_FOUND unless `withHidden` (the answer to its own deletion). */
+  async dataset(namespace: string, name: string, withHidden = false): Promise<Json> {
+    const [row] = await this.datasetRows([datasetId(namespace, name)]);
+    if (!row || (row.hidden && !withHidden)) throw notFound(`Dataset '${name}' not found.`);
+    return datasetShape(row);
+  }
+
+  /** The rows of datasets-detail.cypher, in the order of `ids`, missing ones left out (column lineage read unless told not to). */
+  async datasetRows(ids: string[], withColumnLineage = true): Promise<DatasetRow[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.executor.read<DatasetRow>(Query.MarquezDatasetsDetail, { ids, withColumnLineage });
+    const byId = new Map(rows.map((r) => [r.dataset.id, r]));
+    return ids.map((id) => byId.get(id)).filter((r): r is DatasetRow => r !== undefined);
+  }
+
+  async datasetVersions(namespace: string, name: string, page: Page): Promise<{ versions: Json[]; totalCount: number }> {
+    const id = datasetId(namespace, name);
+    const [ds] = await this.datasetRows([id]);
+    if (!ds) throw notFound(`Dataset '${name}' not found.`);
+    const [row] = await this.executor.read<{ total: number; versions: VersionRow[] }>(Query.MarquezDatasetVersions, { datasetId: id, skip: page.offset, limit: page.limit });
+    const versions = row?.versions ?? [];
+    const runs = await this.runsById(versions.map((v) => v.runId));
+    return { versions: versions.map((v) => datasetVersionShape(ds, v, runs.get(v.runId) ?? null)), totalCount: row?.total ?? 0 };
+  }
+
+  async datasetVersion(namespace: string, name: string, version: string): Promise<Json> {
+    const id = datasetId(namespace, name);
+    const [ds] = await this.datasetRows([id]);
+    if (!ds) throw notFound(`Dataset '${name}' not found.`);
+    const [row] = await this.executor.read<{ total: number; versions: VersionRow[] }>(Query.MarquezDatasetVersions, { datasetId: id, skip: 0, limit: 100_000 });
+    for (const v of row?.versions ?? []) {
+      const shaped = datasetVersionShape(ds, v, null);
+      if (shaped.version === version.toLowerCase()) return { ...shaped, createdByRun: (await this.runsById([v.runId])).get(v.runId) ?? null };
+    }
+    throw notFound(`Dataset version '${version}' not found.`);
+  }
+
+  /** Events in [after, before), RunEvents listed; the total counts every stored event in the window. */
+  async events(after: string, before: string, asc: boolean, page: Page): Promise<{ events: unknown[]; totalCount: number }> {
+    const [row] = await this.executor.read<{ total: number; raws: string[] }>(Query.MarquezEventsPage, { after, before, asc, skip: page.offset, limit: page.limit });
+    return { events: (row?.raws ?? []).map((r) => parseJsonProperty(r)), totalCount: row?.total ?? 0 };
+  }
+
+  async statsEvents(buckets: { start: string; end: string }[]): Promise<Json[]> {
+    const rows = await this.executor.read<{ start: string; end: string; fail: number; started: number; complete: number; abort: number }>(Query.MarquezStatsEvents, { buckets });
+    return rows.map((r) => ({ startInterval: r.start, endInterval: r.end, fail: r.fail, start: r.started, complete: r.complete, abort: r.abort }));
+  }
+
+  async statsCreated(what: 'jobs' | 'datasets' | 'sources', buckets: { start: string; end: string }[]): Promise<Json[]> {
+    const [row] = await this.executor.read<{ counts: number[] }>(Query.MarquezStatsCreated, { what, ends: buckets.map((b) => b.end) });
+    return buckets.map((b, i) => ({ startInterval: b.start, endInterval: b.end, count: row?.counts[i] ?? 0 }));
+  }
+
+  async tags(page: Page): Promise<Json[]> {
+    return this.executor.read<{ name: string; description: string | null }>(Query.MarquezTags, { skip: page.offset, limit: page.limit });
+  }
+
+  async putTag(name: string, description: string | null): Promise<Json> {
+    const [row] = await this.executor.writeTx('marquez put-tag', (tx) => tx.run<Json>(Query.MarquezPutTag, { name, description, now: new Date().toISOString() }));
+    return row!;
+  }
+
+  /** Adds or removes a tag on a job, dataset or field, or soft-deletes a job or dataset; NOT_FOUND when it does not exist. */
+  async annotate(target: { kind: EntityKind.JOB | EntityKind.DATASET; namespace: string; name: string; field?: string }, change: { addTag?: string; removeTag?: string; hide?: boolean }): Promise<void> {
+    const kind = target.field !== undefined ? EntityKind.FIELD : target.kind;
+    const id =
+      target.field !== undefined ? fieldId(target.namespace, target.name, target.field) : target.kind === EntityKind.JOB ? jobId(target.namespace, target.name) : datasetId(target.namespace, target.name);
+    const rows = await this.executor.writeTx('marquez annotate', (tx) =>
+      tx.run(Query.MarquezAnnotate, { id, kind, addTag: change.addTag ?? null, removeTag: change.removeTag ?? null, hide: change.hide ?? false, now: new Date().toISOString() }),
+    );
+    if (rows.length === 0) {
+      const what = target.field !== undefined ? `Field '${target.field}'` : target.kind === EntityKind.JOB ? `Job '${target.name}'` : `Dataset '${target.name}'`;
+      throw notFound(`${what} not found.`);
+    }
+  }
+
+  /** Search as Marquez's `/search` answers it, over Tributary's name index (words matched by prefix). */
+  async search(q: string, filter: 'JOB' | 'DATASET' | null, namespace: string | null, limit: number): Promise<{ totalCount: number; results: Json[] }> {
+    const kinds = filter === 'JOB' ? [EntityKind.JOB] : filter === 'DATASET' ? [EntityKind.DATASET] : [EntityKind.JOB, EntityKind.DATASET];
+    const { hits } = await this.catalog.search(q, kinds, 0, Math.min(100, Math.max(1, limit)));
+    const chosen = hits.filter((h) => namespace === null || h.namespace === namespace).slice(0, limit);
+    const [jobs, datasets] = await Promise.all([
+      this.catalog.jobs(chosen.filter((h) => h.kind === EntityKind.JOB).map((h) => h.id)),
+      this.catalog.datasets(chosen.filter((h) => h.kind === EntityKind.DATASET).map((h) => h.id)),
+    ]);
+    const seen = new Map([...jobs, ...datasets].filter((x) => x !== null).map((x) => [x!.id, x!.lastSeen]));
+    const results = chosen.map((h) => ({
+      type: h.kind,
+      name: h.name,
+      updatedAt: seen.get(h.id) ?? null,
+      namespace: h.namespace,
+      nodeId: `${h.kind === EntityKind.JOB ? 'job' : 'dataset'}:${h.namespace}:${h.name}`,
+    }));
+    return { totalCount: results.length, results };
+  }
+}
+
+function namespaceShape(r: { name: string; createdAt: string; updatedAt: string }): Json {
+  return { name: r.name, createdAt: r.createdAt, updatedAt: r.updatedAt, ownerName: 'anonymous', description: null, isHidden: false };
+}
