@@ -13,8 +13,8 @@ OPTIONAL MATCH (a:Annotation {id: id})
 WITH j, a, COLLECT { MATCH (j)<-[:RUN_OF]-(r:Run) RETURN r ORDER BY r.lastSeen DESC, r.id DESC LIMIT 10 } AS runs
 RETURN j {.id, .namespace, .name, .description, .processingType, .jobType, .sourceCodeUrl, .firstSeen, .lastSeen,
           facets: [i IN range(0, size(coalesce(j.facetKeys, [])) - 1) WHERE j.facetValues[i] <> '' | [j.facetKeys[i], j.facetValues[i]]]} AS job,
-       COLLECT { MATCH (d:Dataset)-[e:FEEDS]->(j) WHERE e.current RETURN d {.namespace, .name} ORDER BY d.id } AS inputs,
-       COLLECT { MATCH (j)-[e:PRODUCES]->(d:Dataset) WHERE e.current RETURN d {.namespace, .name} ORDER BY d.id } AS outputs,
+       COLLECT { MATCH (d:Dataset)-[e:FEEDS]->(j) WHERE e.current WITH d ORDER BY d.id RETURN d {.namespace, .name} } AS inputs,
+       COLLECT { MATCH (j)-[e:PRODUCES]->(d:Dataset) WHERE e.current WITH d ORDER BY d.id RETURN d {.namespace, .name} } AS outputs,
        [r IN runs | r.id] AS runIds,
        COLLECT { MATCH (j)-[:HAS_VERSION]->(v:JobVersion) RETURN v.id ORDER BY v.lastSeen DESC, v.id DESC LIMIT 1 }[0] AS versionId,
        CASE WHEN size(runs) = 0 THEN null

@@ -13,7 +13,7 @@ export interface RunLink {
   runId: string;
 }
 
-type WithFacetPairs<T> = Omit<T, 'facets'> & { facets: [string, string | null][] };
+type WithFacetPairs<T> = Omit<T, 'facets' | 'tags' | 'hiddenAt'> & { facets: [string, string | null][]; annotation?: { tags: string[] | null; hiddenAt: string | null } | null };
 
 /** `[[key, json], ...]` as read (*-by-id.cypher, from the facet lists) → `{key: parsed}`. */
 function facetsOf<T extends { facets: Facets }>(row: WithFacetPairs<T>): T {
@@ -21,7 +21,14 @@ function facetsOf<T extends { facets: Facets }>(row: WithFacetPairs<T>): T {
   for (const [key, json] of [...row.facets].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
     if (json !== null) facets[key] = parseJsonProperty(json);
   }
-  return { ...row, facets } as unknown as T;
+  const { annotation, ...rest } = row;
+  return { ...rest, facets, ...annotated(annotation, (row as { lastSeen?: string | null }).lastSeen ?? null) } as unknown as T;
+}
+
+/** Tags and soft deletion written through Marquez's API; a deletion no longer holds once an event named the node after it. */
+function annotated(a: { tags: string[] | null; hiddenAt: string | null } | null | undefined, lastSeen: string | null): { tags: string[]; hiddenAt: string | null } {
+  const hiddenAt = a?.hiddenAt && (lastSeen === null || a.hiddenAt >= lastSeen) ? a.hiddenAt : null;
+  return { tags: a?.tags ?? [], hiddenAt };
 }
 
 /**

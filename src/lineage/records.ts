@@ -29,6 +29,10 @@ export interface DatasetRecord {
   /** Why each spelling was normalised. */
   normalisations: string[];
   facets: Facets;
+  /** Tags put on it through Marquez's API (src/marquez). */
+  tags: string[];
+  /** When it was soft-deleted through Marquez's API, while no event has named it since; else null. */
+  hiddenAt: string | null;
 }
 
 export interface FieldRecord {
@@ -37,6 +41,8 @@ export interface FieldRecord {
   name: string;
   type: string | null;
   description: string | null;
+  /** Tags put on it through Marquez's API (src/marquez). */
+  tags: string[];
 }
 
 export interface JobRecord {
@@ -62,6 +68,10 @@ export interface JobRecord {
   /** Why nobody reports its lineage, when nobody does. */
   lineageUnknown: string | null;
   facets: Facets;
+  /** Tags put on it through Marquez's API (src/marquez). */
+  tags: string[];
+  /** When it was soft-deleted through Marquez's API, while no event has named it since; else null. */
+  hiddenAt: string | null;
 }
 
 export interface RunRecord {

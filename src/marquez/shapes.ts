@@ -208,12 +208,22 @@ function datasetCore(row: DatasetRow): Json {
     updatedAt: d.lastSeen,
     namespace: d.namespace,
     sourceName: d.sourceName ?? d.namespace,
-    fields: row.fields.map((f) => ({ name: f.name, type: f.type ?? null, tags: f.tags, description: f.description ?? null })),
+    fields: inSchemaOrder(row).map((f) => ({ name: f.name, type: f.type ?? null, tags: f.tags, description: f.description ?? null })),
     tags: row.tags,
     lastModifiedAt: row.latestWrite?.at ?? null,
     lastLifecycleState: d.lifecycleState ?? null,
     description: d.description ?? null,
   };
+}
+
+/** The fields in the order of the latest schema facet (as Marquez lists them), the others after by name. */
+function inSchemaOrder(row: DatasetRow): DatasetRow['fields'] {
+  const schema = row.dataset.facets.find(([key]) => key === 'schema');
+  const listed = (parseJsonProperty(schema?.[1]) as { fields?: { name?: unknown }[] } | null)?.fields;
+  if (!Array.isArray(listed)) return row.fields;
+  const position = new Map(listed.map((f, i) => [typeof f?.name === 'string' ? f.name : '', i]));
+  const at = (name: string) => position.get(name) ?? Number.MAX_SAFE_INTEGER;
+  return [...row.fields].sort((a, b) => at(a.name) - at(b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** Marquez's Dataset: columnLineage null (never []) when the dataset has none, as the UI tests truthiness. */

@@ -87,6 +87,11 @@ export class Dataset implements DatasetRecord {
 
   @Field(() => String, { nullable: true, description: 'Latest event time that mentioned the dataset.' })
   lastSeen!: string | null;
+  @Field(() => [String], { description: "Tags put on it through Marquez's API (POST …/tags/{tag}: src/marquez), in name order." })
+  tags!: string[];
+
+  @Field(() => String, { nullable: true, description: "When it was deleted through Marquez's API (a soft delete: Marquez's lists leave it out), while no event has named it since; null otherwise. Lineage still follows it." })
+  hiddenAt!: string | null;
 }
 
 @ObjectType({ implements: Node, description: 'A column of a dataset, from its schema facet or named by column lineage.' })
@@ -104,6 +109,8 @@ export class DatasetField implements FieldRecord {
   description!: string | null;
 
   datasetId!: string;
+  @Field(() => [String], { description: "Tags put on it through Marquez's API (POST …/tags/{tag}: src/marquez), in name order." })
+  tags!: string[];
 }
 
 @ObjectType({ implements: Node, description: 'A job (Spark application, dbt model, Airflow task, Flink job, ...).' })
@@ -164,6 +171,12 @@ export class Job implements JobRecord {
 
   @Field(() => String, { nullable: true, description: 'Latest event time of any event of the job.' })
   lastSeen!: string | null;
+
+  @Field(() => [String], { description: "Tags put on it through Marquez's API (POST …/tags/{tag}: src/marquez), in name order." })
+  tags!: string[];
+
+  @Field(() => String, { nullable: true, description: "When it was deleted through Marquez's API (a soft delete: Marquez's lists leave it out), while no event has named it since; null otherwise. Lineage still follows it." })
+  hiddenAt!: string | null;
 }
 
 @ObjectType({ implements: Node, description: 'One run of a job: all events with the same runId, merged.' })
