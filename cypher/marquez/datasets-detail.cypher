@@ -14,9 +14,10 @@ MATCH (d:Dataset {id: id})
 OPTIONAL MATCH (a:Annotation {id: id})
 RETURN d {.id, .namespace, .name, .description, .sourceName, .lifecycleState, .firstSeen, .lastSeen,
           facets: [i IN range(0, size(coalesce(d.facetKeys, [])) - 1) WHERE d.facetValues[i] <> '' | [d.facetKeys[i], d.facetValues[i]]]} AS dataset,
-       COLLECT { MATCH (d)-[:HAS_FIELD]->(f:Field)
-                 OPTIONAL MATCH (fa:Annotation {id: f.id})
-                 RETURN f {.name, .type, .description, tags: coalesce(fa.tags, [])} ORDER BY f.name } AS fields,
+       COLLECT { WITH d, COLLECT { MATCH (fa:Annotation {datasetId: d.id}) RETURN [fa.id, fa.tags] } AS notes
+                 MATCH (d)-[:HAS_FIELD]->(f:Field)
+                 WITH f, notes ORDER BY f.name
+                 RETURN f {.name, .type, .description, tags: coalesce([n IN notes WHERE n[0] = f.id | n[1]][0], [])} } AS fields,
        coalesce(a.tags, []) AS tags,
        coalesce(a.hiddenAt >= d.lastSeen, false) AS hidden,
        COLLECT { MATCH (w:Run)-[o:OUTPUT_TO]->(d) RETURN {runId: w.id, at: o.firstSeen} ORDER BY o.firstSeen DESC, w.id DESC LIMIT 1 }[0] AS latestWrite,

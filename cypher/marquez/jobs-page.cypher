@@ -8,7 +8,7 @@
 //   (START, RUNNING, COMPLETE, FAIL, ABORT, OTHER) or null for all; $skip, $limit: the page
 // Columns: total (integer), ids: list of job ids
 CALL () {
-  MATCH (j:Job) WHERE $namespace IS NULL
+  MATCH (j:Job) WHERE $namespace IS NULL AND j.namespace IS NOT NULL
   RETURN j
   UNION ALL
   MATCH (j:Job {namespace: $namespace})

@@ -3,9 +3,9 @@
 // Parameters: $skip, $limit: the page
 // Columns: name, description (or null)
 CALL () {
-  MATCH (t:Tag) RETURN t.name AS name, t.description AS description
+  MATCH (t:Tag) WHERE t.name IS NOT NULL RETURN t.name AS name, t.description AS description
   UNION
-  MATCH (a:Annotation) WHERE size(coalesce(a.tags, [])) > 0
+  MATCH (a:Annotation) WHERE a.id IS NOT NULL AND size(coalesce(a.tags, [])) > 0
   UNWIND a.tags AS name
   WITH DISTINCT name WHERE NOT EXISTS { MATCH (:Tag {name: name}) }
   RETURN name, null AS description

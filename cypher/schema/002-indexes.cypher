@@ -12,3 +12,4 @@ CREATE INDEX job_lineage_unknown IF NOT EXISTS FOR (n:Job) ON (n.lineageUnknown)
 CREATE INDEX job_sql_hash IF NOT EXISTS FOR (n:Job) ON (n.sqlHash);
 CREATE TEXT INDEX dataset_name_text IF NOT EXISTS FOR (n:Dataset) ON (n.name);
 CREATE INDEX sql_table_tail IF NOT EXISTS FOR (n:SqlTable) ON (n.tail);
+CREATE INDEX annotation_dataset IF NOT EXISTS FOR (n:Annotation) ON (n.datasetId);

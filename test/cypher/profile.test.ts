@@ -104,6 +104,24 @@ function cases(): Case[] {
     c(Query.JobsByLastSeen, { prefix: `${idPrefix(EntityKind.JOB, ns + writer.namespace)}:`, skip: 0, limit: 50 }, 10_000),
     // Every dataset and job is counted once, by the namespace indexes: grows with the graph by definition.
     c(Query.Namespaces, { skip: 0, limit: 100 }, null),
+    // Marquez's API (src/marquez): lookups by id, a namespace's pages, and the reads over all of a label.
+    c(Query.MarquezJobsDetail, { ids: jobs }, 1_000),
+    c(Query.MarquezRunsDetail, { ids: runs }, 1_500),
+    c(Query.MarquezDatasetsDetail, { ids: ds, withColumnLineage: true }, 20_000),
+    c(Query.MarquezFieldsDetail, { ids: [field] }, 500),
+    c(Query.MarquezDatasetVersions, { datasetId: ds[0], skip: 0, limit: 10 }, 500),
+    c(Query.MarquezRunEvents, { runId: runs[0], limit: 100 }, 200),
+    c(Query.MarquezColumnLineageStarts, { datasetId: ds[0], fieldId: null, jobId: null, limit: 100 }, 5_000),
+    c(Query.MarquezExistingIds, { datasetIds: ds, jobIds: jobs, fieldIds: [field] }, 100),
+    c(Query.ExpandUndirected, { datasetIds: ds, jobIds: jobs, limit: 100, follow: ['FEEDS', 'PRODUCES'] }, 1_000),
+    c(Query.MarquezJobsPage, { namespace: ns + writer.namespace, states: null, skip: 0, limit: 20 }, 5_000),
+    c(Query.MarquezDatasetsPage, { namespace: ns + deep.namespace, skip: 0, limit: 20 }, 3_000),
+    c(Query.MarquezNamespaces, { name: ns + writer.namespace, skip: 0, limit: 1 }, null),
+    c(Query.MarquezJobsPage, { namespace: null, states: ['COMPLETE'], skip: 0, limit: 20 }, null),
+    c(Query.MarquezEventsPage, { after: '2000-01-01T00:00:00.000Z', before: later, asc: false, skip: 0, limit: 50 }, null),
+    c(Query.MarquezStatsEvents, { buckets: [{ start: '2000-01-01T00:00:00.000Z', end: later }] }, null),
+    c(Query.MarquezStatsCreated, { what: 'sources', ends: [later] }, null),
+    c(Query.MarquezTags, { skip: 0, limit: 100 }, null),
   ];
 }
 
