@@ -11,7 +11,15 @@ UNWIND $ids AS id
 MATCH (j:Job {id: id})
 OPTIONAL MATCH (a:Annotation {id: id})
 WITH j, a, COLLECT { MATCH (j)<-[:RUN_OF]-(r:Run) RETURN r ORDER BY r.lastSeen DESC, r.id DESC LIMIT 10 } AS runs
-RETURN j {.id, .namespace, .name, .description, .processingType, .jobType, .sourceCodeUrl, .firstSeen, .lastSeen,
+// A job known only as a parent (an Airflow DAG named by its tasks' parent facets) has no event of
+// its own: the times its children named it stand in.
+CALL (j) {
+  WITH j WHERE j.firstSeen IS NULL
+  MATCH (j)<-[:RUN_OF]-(:Run)<-[p:PARENT]-(:Run)
+  RETURN min(p.firstSeen) AS first, max(p.lastSeen) AS last
+}
+RETURN j {.id, .namespace, .name, .description, .processingType, .jobType, .sourceCodeUrl,
+          firstSeen: coalesce(j.firstSeen, first), lastSeen: coalesce(j.lastSeen, last),
           facets: [i IN range(0, size(coalesce(j.facetKeys, [])) - 1) WHERE j.facetValues[i] <> '' | [j.facetKeys[i], j.facetValues[i]]]} AS job,
        COLLECT { MATCH (d:Dataset)-[e:FEEDS]->(j) WHERE e.current WITH d ORDER BY d.id RETURN d {.namespace, .name} } AS inputs,
        COLLECT { MATCH (j)-[e:PRODUCES]->(d:Dataset) WHERE e.current WITH d ORDER BY d.id RETURN d {.namespace, .name} } AS outputs,

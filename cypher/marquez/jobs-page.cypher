@@ -16,7 +16,7 @@ CALL () {
 }
 WITH j
 WHERE NOT EXISTS { MATCH (a:Annotation {id: j.id}) WHERE a.hiddenAt >= j.lastSeen }
-WITH j ORDER BY j.lastSeen DESC, j.id
+WITH j ORDER BY coalesce(j.lastSeen, "") DESC, j.id
 WITH collect(j) AS jobs
 CALL (jobs) {
   UNWIND jobs AS j

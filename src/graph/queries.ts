@@ -104,6 +104,8 @@ export enum Query {
   MarquezPutTag = 'marquez/put-tag',
   MarquezAnnotate = 'marquez/annotate',
   MarquezExistingIds = 'marquez/existing-ids',
+  MarquezSources = 'marquez/sources',
+  MarquezJobVersions = 'marquez/job-versions',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

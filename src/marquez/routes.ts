@@ -87,6 +87,10 @@ export async function marquezRoutes(app: FastifyInstance, o: MarquezRouteOptions
   route('GET', '/api/v1/jobs', L, (q, _p, reply) => jobsList(q, null, reply));
   route('GET', '/api/v1/namespaces/:ns/jobs', L, (q, p, reply) => jobsList(q, p.ns!, reply));
   route('GET', '/api/v1/namespaces/:ns/jobs/:job', L, async (_q, p) => s.job(p.ns!, p.job!));
+  route('GET', '/api/v1/namespaces/:ns/jobs/:job/versions', L, async (q, p, reply) => ({ versions: await s.jobVersions(p.ns!, p.job!, page(q, reply)) }));
+  route('GET', '/api/v1/namespaces/:ns/jobs/:job/versions/:version', L, async (_q, p) => s.jobVersion(p.ns!, p.job!, uuid(p.version!)));
+  route('GET', '/api/v1/sources', L, async (q, _p, reply) => ({ sources: await s.sources(null, page(q, reply)) }));
+  route('GET', '/api/v1/sources/:source', L, async (_q, p) => s.source(p.source!));
   route('GET', '/api/v1/namespaces/:ns/jobs/:job/runs', L, async (q, p, reply) => s.runsOfJob(p.ns!, p.job!, page(q, reply)));
   route('GET', '/api/v1/jobs/runs/:id', L, async (_q, p) => s.run(uuid(p.id!)));
   route('GET', '/api/v1/jobs/runs/:id/facets', L, async (q, p, reply) => {

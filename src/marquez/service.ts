@@ -2,7 +2,7 @@ import { notFound } from '../errors';
 import type { Executor } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { Query } from '../graph/queries';
-import { datasetId, fieldId, jobId, runId } from '../ids';
+import { datasetId, derivedUuid, fieldId, jobId, runId } from '../ids';
 import type { CatalogService } from '../lineage/catalog-service';
 import { EntityKind } from '../lineage/types';
 import { datasetShape, datasetVersionShape, jobShape, runShape, TRIBUTARY_STATES, type DatasetRow, type Json, type JobRow, type RunRow, type VersionRow } from './shapes';
@@ -162,6 +162,58 @@ export class MarquezService {
       if (shaped.version === version.toLowerCase()) return { ...shaped, createdByRun: (await this.runsById([v.runId])).get(v.runId) ?? null };
     }
     throw notFound(`Dataset version '${version}' not found.`);
+  }
+
+  /** Sources: the datasets' dataSource names (Marquez's type is the connection URI's scheme here, not always POSTGRESQL). */
+  async sources(name: string | null, page: Page): Promise<Json[]> {
+    const rows = await this.executor.read<{ name: string; connectionUrl: string | null; createdAt: string; updatedAt: string }>(Query.MarquezSources, { name, skip: page.offset, limit: page.limit });
+    return rows.map((r) => ({
+      type: /^([a-z][a-z0-9+.-]*):/i.exec(r.connectionUrl ?? '')?.[1]?.toUpperCase() ?? 'DB',
+      name: r.name,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      connectionUrl: r.connectionUrl ?? '',
+      description: null,
+    }));
+  }
+
+  async source(name: string): Promise<Json> {
+    const [source] = await this.sources(name, { limit: 1, offset: 0 });
+    if (!source) throw notFound(`Source '${name}' not found.`);
+    return source;
+  }
+
+  /** A job's versions, newest first (Marquez's JobVersion: the datasets of each, its latest run). */
+  async jobVersions(namespace: string, name: string, page: Page): Promise<Json[]> {
+    const id = jobId(namespace, name);
+    const [job] = await this.jobRows([id]);
+    if (!job) throw notFound(`Job '${name}' not found.`);
+    const rows = await this.executor.read<{ id: string; firstSeen: string; inputs: Json[]; outputs: Json[]; latestRunId: string | null }>(Query.MarquezJobVersions, {
+      jobId: id,
+      skip: page.offset,
+      limit: page.limit,
+    });
+    const runs = await this.runsById(rows.map((r) => r.latestRunId).filter((r): r is string => r !== null));
+    return rows.map((v) => {
+      const version = derivedUuid(v.id);
+      return {
+        id: { namespace, name, version },
+        name,
+        createdAt: v.firstSeen,
+        version,
+        namespace,
+        location: job.job.sourceCodeUrl ?? null,
+        inputs: v.inputs,
+        outputs: v.outputs,
+        latestRun: v.latestRunId ? (runs.get(v.latestRunId) ?? null) : null,
+      };
+    });
+  }
+
+  async jobVersion(namespace: string, name: string, version: string): Promise<Json> {
+    const found = (await this.jobVersions(namespace, name, { limit: 100_000, offset: 0 })).find((v) => v.version === version);
+    if (!found) throw notFound(`Job version '${version}' not found.`);
+    return found;
   }
 
   /** Events in [after, before), RunEvents listed; the total counts every stored event in the window. */

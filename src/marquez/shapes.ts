@@ -20,6 +20,9 @@ export function facetsOf(pairs: [string, string][] | null | undefined): Json {
   return out;
 }
 
+/** Marquez's source name of a dataset without a dataSource facet. */
+export const DEFAULT_SOURCE = 'default';
+
 /** Marquez's run state of an OpenLineage event type (START and RUNNING are both RUNNING). */
 export function runState(state: string | null): string {
   switch (state) {
@@ -207,7 +210,7 @@ function datasetCore(row: DatasetRow): Json {
     createdAt: d.firstSeen,
     updatedAt: d.lastSeen,
     namespace: d.namespace,
-    sourceName: d.sourceName ?? d.namespace,
+    sourceName: d.sourceName ?? DEFAULT_SOURCE,
     fields: inSchemaOrder(row).map((f) => ({ name: f.name, type: f.type ?? null, tags: f.tags, description: f.description ?? null })),
     tags: row.tags,
     lastModifiedAt: row.latestWrite?.at ?? null,
@@ -267,7 +270,7 @@ export function datasetVersionShape(ds: DatasetRow, v: VersionRow, run: Json | n
     createdAt: v.createdAt,
     version: datasetVersionUuid(d.id, v.runId),
     namespace: d.namespace,
-    sourceName: d.sourceName ?? d.namespace,
+    sourceName: d.sourceName ?? DEFAULT_SOURCE,
     fields: names.map((name) => {
       const f = types.get(name);
       return { name, type: f?.type ?? null, tags: f?.tags ?? [], description: f?.description ?? null };

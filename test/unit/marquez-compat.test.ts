@@ -96,7 +96,7 @@ describe('Marquez shapes', () => {
     const d = datasetShape(row);
     assert.equal(d.columnLineage, null);
     assert.equal(d.deleted, true);
-    assert.equal(d.sourceName, 'ns');
+    assert.equal(d.sourceName, 'default');
     assert.equal(d.currentVersion, null);
     assert.deepEqual((d.fields as { name: string }[]).map((f) => f.name), ['z', 'a', 'extra']);
   });
