@@ -8,14 +8,14 @@ export function postJson(agent: http.Agent, port: number, urlPath: string, body:
   return send(agent, port, 'POST', urlPath, JSON.stringify(body));
 }
 
-/** One request with a body already serialised (or none), over a keep-alive agent; the answer's status and text. */
-export function send(agent: http.Agent, port: number, method: 'GET' | 'POST', urlPath: string, text?: string): Promise<{ status: number; text: string }> {
+/** One request with a body already serialised (or none), over a keep-alive agent; the answer's status, text and headers. */
+export function send(agent: http.Agent, port: number, method: 'GET' | 'POST', urlPath: string, text?: string): Promise<{ status: number; text: string; headers: http.IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const headers = text === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) };
     const req = http.request({ host: '127.0.0.1', port, path: urlPath, method, agent, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers }));
       res.on('error', reject);
     });
     req.on('error', reject);

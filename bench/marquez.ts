@@ -3,6 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { send } from './http-client';
+import { compareEndpoints, renderEndpoints } from './marquez-endpoints';
 import { freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
 import { spawnSync } from 'node:child_process';
@@ -18,7 +19,9 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * answers once an event is stored; the table also gives the time until it was projected
  * (end-to-end) and the projection lag. Then the same questions: lineage from 20 deep datasets
  * (Marquez GET /api/v1/lineage depth 20, undirected; Tributary BOTH depth 20), column lineage
- * upstream depth 20, node sets compared; RSS of each side's processes.
+ * upstream depth 20, node sets compared; then Marquez's own read API on both sides, the same GET
+ * requests to each (bench/marquez-endpoints.ts); RSS of each side's processes. Tributary runs with
+ * TRIBUTARY_MAX_NODES=50000, so that its lineage answers are as whole as Marquez's.
  * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--tributary-only]
  * (--starts: how many deep datasets the lineage questions start from; Marquez needs minutes per
  * depth-20 lineage on M, cut at its 60 s statement timeout, so M runs with a few.)
@@ -84,10 +87,11 @@ async function main(): Promise<void> {
     if (!marquez) return;
     const starts = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2).slice(0, startCount);
     const queries = await compareQueries(agent, marquez, tributary, starts, log);
+    const endpoints = await compareEndpoints(agent, marquez, tributary, starts, log);
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
-    const report = render(size, rounds, seqEvents, results, queries, memory, readers);
+    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderEndpoints(endpoints).join('\n');
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
-    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, memory, readers }, null, 2) + '\n');
+    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers }, null, 2) + '\n');
     process.stdout.write(report);
   } finally {
     for (const c of cleanup.reverse()) c();
@@ -118,7 +122,7 @@ async function startMarquez(work: string, log: (l: string) => void, cleanup: (()
 
 async function startTributary(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', TRIBUTARY_MAX_NODES: '50000', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
   const logFile = path.join(work, 'tributary.log');
   log(`starting Tributary (log ${logFile})`);
   const child = startLogged(process.execPath, [path.join(repo, 'dist', 'src', 'main.js')], env, repo, logFile);

@@ -1,0 +1,110 @@
+import type http from 'node:http';
+import { send } from './http-client';
+
+/**
+ * Marquez's own read API on both sides (issue 26): the same GET requests, byte for byte, to Marquez
+ * 0.50 and to Tributary's Marquez-compatible API (src/marquez), one after the other per request,
+ * timed as a client sees them. Cases: what the Marquez web UI and scripts send most (table lineage
+ * at depth 20, column lineage, search, the dashboard's job list, a namespace's jobs and datasets, a
+ * dataset). For lineage, the node sets are compared too: Marquez's should be within Tributary's
+ * (Tributary starts a dataset's lineage from all its jobs, Marquez from one), unless Tributary's
+ * node cap cut it (`Tributary-Truncated`), counted apart.
+ */
+export interface Start {
+  namespace: string;
+  name: string;
+  fields: string[];
+  columnLineage: boolean;
+}
+
+export interface EndpointFigures {
+  case: string;
+  marquezMs: number[];
+  tributaryMs: number[];
+  marquezErrors: number;
+  tributaryErrors: number;
+  /** Lineage only: Marquez's node count, Tributary's, how many of Marquez's Tributary also has, answers Tributary cut. */
+  nodes?: { marquez: number[]; tributary: number[]; marquezInTributary: number[]; truncated: number };
+}
+
+type Side = { port: number };
+
+export async function compareEndpoints(agent: http.Agent, marquez: Side, tributary: Side, starts: Start[], log: (l: string) => void): Promise<EndpointFigures[]> {
+  const enc = encodeURIComponent;
+  const namespaces = [...new Set(starts.map((s) => s.namespace))];
+  const word = (s: Start) => s.name.split(/[^A-Za-z0-9]+/).filter(Boolean).at(-1) ?? s.name;
+  const cases: { name: string; urls: string[]; lineage?: boolean }[] = [
+    { name: 'GET /api/v1/lineage depth 20 (dataset)', urls: starts.map((s) => `/api/v1/lineage?nodeId=${enc(`dataset:${s.namespace}:${s.name}`)}&depth=20`), lineage: true },
+    {
+      name: 'GET /api/v1/column-lineage depth 20 (field, upstream)',
+      urls: starts.filter((s) => s.columnLineage).map((s) => `/api/v1/column-lineage?nodeId=${enc(`datasetField:${s.namespace}:${s.name}:${s.fields[0]}`)}&depth=20`),
+    },
+    {
+      name: 'GET /api/v1/column-lineage depth 2 withDownstream (dataset, the UI’s page)',
+      urls: starts.filter((s) => s.columnLineage).map((s) => `/api/v1/column-lineage?nodeId=${enc(`dataset:${s.namespace}:${s.name}`)}&depth=2&withDownstream=true`),
+    },
+    { name: 'GET /api/v1/search?q=…&limit=100', urls: starts.map((s) => `/api/v1/search?q=${enc(word(s))}&sort=NAME&limit=100`) },
+    { name: 'GET /api/v1/jobs?limit=10 (dashboard)', urls: starts.map(() => '/api/v1/jobs?limit=10&offset=0') },
+    { name: 'GET /api/v1/namespaces/{ns}/jobs?limit=20', urls: starts.map((_, i) => `/api/v1/namespaces/${enc(namespaces[i % namespaces.length]!)}/jobs?limit=20&offset=0`) },
+    { name: 'GET /api/v1/namespaces/{ns}/datasets?limit=20', urls: starts.map((_, i) => `/api/v1/namespaces/${enc(namespaces[i % namespaces.length]!)}/datasets?limit=20&offset=0`) },
+    { name: 'GET /api/v1/namespaces/{ns}/datasets/{ds}', urls: starts.map((s) => `/api/v1/namespaces/${enc(s.namespace)}/datasets/${enc(s.name)}`) },
+  ];
+  const out: EndpointFigures[] = [];
+  for (const c of cases) {
+    if (c.urls.length === 0) continue;
+    const fig: EndpointFigures = { case: c.name, marquezMs: [], tributaryMs: [], marquezErrors: 0, tributaryErrors: 0, ...(c.lineage ? { nodes: { marquez: [], tributary: [], marquezInTributary: [], truncated: 0 } } : {}) };
+    for (const [i, url] of c.urls.entries()) {
+      // Alternate which side goes first, so neither always meets the other's warm caches.
+      const order = i % 2 === 0 ? (['m', 't'] as const) : (['t', 'm'] as const);
+      const answers: Record<'m' | 't', { status: number; text: string; headers: http.IncomingHttpHeaders; ms: number }> = {} as never;
+      for (const side of order) {
+        const t0 = performance.now();
+        const res = await send(agent, side === 'm' ? marquez.port : tributary.port, 'GET', url);
+        answers[side] = { ...res, ms: performance.now() - t0 };
+      }
+      fig.marquezMs.push(answers.m.ms);
+      fig.tributaryMs.push(answers.t.ms);
+      if (answers.m.status !== 200) fig.marquezErrors++;
+      if (answers.t.status !== 200) fig.tributaryErrors++;
+      if (fig.nodes && answers.m.status === 200 && answers.t.status === 200) {
+        const ids = (text: string) => new Set(((JSON.parse(text) as { graph?: { id: string }[] }).graph ?? []).map((n) => n.id));
+        const m = ids(answers.m.text);
+        const t = ids(answers.t.text);
+        fig.nodes.marquez.push(m.size);
+        fig.nodes.tributary.push(t.size);
+        fig.nodes.marquezInTributary.push([...m].filter((id) => t.has(id)).length);
+        if (answers.t.headers['tributary-truncated']) fig.nodes.truncated++;
+      }
+    }
+    log(`${c.name}: Marquez p50 ${pct(fig.marquezMs, 50).toFixed(1)} ms, Tributary p50 ${pct(fig.tributaryMs, 50).toFixed(1)} ms (${c.urls.length} requests)`);
+    out.push(fig);
+  }
+  return out;
+}
+
+export const pct = (xs: number[], p: number): number => {
+  if (xs.length === 0) return NaN;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+/** The rows of the report's Marquez-API table. */
+export function renderEndpoints(figs: EndpointFigures[]): string[] {
+  const med = (xs: number[]) => pct(xs, 50);
+  return [
+    '### Marquez’s read API, the same requests on both sides',
+    '',
+    '| request | Marquez p50 / p95 | Tributary p50 / p95 | Tributary faster (p50) | notes |',
+    '|---|---|---|---|---|',
+    ...figs.map((f) => {
+      const notes = [`${f.marquezMs.length} requests`, `non-200: Marquez ${f.marquezErrors}, Tributary ${f.tributaryErrors}`];
+      if (f.nodes) {
+        notes.push(`nodes (median) Marquez ${med(f.nodes.marquez)}, Tributary ${med(f.nodes.tributary)}, Marquez's also in Tributary's ${med(f.nodes.marquezInTributary)}; cut by Tributary's node cap ${f.nodes.truncated}`);
+      }
+      const m = `${med(f.marquezMs).toFixed(1)} / ${pct(f.marquezMs, 95).toFixed(1)} ms`;
+      const t = `${med(f.tributaryMs).toFixed(1)} / ${pct(f.tributaryMs, 95).toFixed(1)} ms`;
+      return `| ${f.case} | ${m} | ${t} | ${(med(f.marquezMs) / med(f.tributaryMs)).toFixed(1)}× | ${notes.join('; ')} |`;
+    }),
+    '',
+  ];
+}
