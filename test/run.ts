@@ -21,9 +21,10 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'test-runner');
   const filters = process.argv.slice(2);
-  // The resilience tier (Neo4j killed and frozen again and again: minutes of JVM restarts) runs when
-  // asked for by name (`npm run test:resilience`, which .ci/run runs after `npm test`).
-  const tiers = filters.some((x) => x.includes('resilience')) ? [...TIERS, 'resilience'] : TIERS;
+  // Tiers run only when asked for by name (`npm run test:resilience`, `npm run test:marquez-ui`, which
+  // .ci/run runs after `npm test`): resilience (Neo4j killed and frozen again and again: minutes of JVM
+  // restarts) and marquez-ui (Marquez's web UI, built from its source once: about 9 minutes).
+  const tiers = [...TIERS, ...OPT_IN_TIERS.filter((t) => filters.some((x) => x.includes(t)))];
   const files = listTests(path.resolve(__dirname), tiers).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
   if (files.length === 0) {
     process.stderr.write(`no test files match ${filters.join(' ')}\n`);
@@ -75,6 +76,7 @@ async function main(): Promise<number> {
 const TEST_CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || 2;
 
 const TIERS = ['unit', 'cypher', 'api', 'kafka', 'browser'];
+const OPT_IN_TIERS = ['resilience', 'marquez-ui'];
 
 function listTests(dir: string, tiers: string[]): string[] {
   const out: string[] = [];
