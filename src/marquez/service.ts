@@ -255,7 +255,7 @@ export class MarquezService {
     }
   }
 
-  /** Search as Marquez's `/search` answers it, over Tributary's name index (words matched by prefix). */
+  /** Search as Marquez's `/search` answers it, over Tributary's name index (words matched by prefix); soft-deleted nodes left out. */
   async search(q: string, filter: 'JOB' | 'DATASET' | null, namespace: string | null, limit: number): Promise<{ totalCount: number; results: Json[] }> {
     const kinds = filter === 'JOB' ? [EntityKind.JOB] : filter === 'DATASET' ? [EntityKind.DATASET] : [EntityKind.JOB, EntityKind.DATASET];
     const { hits } = await this.catalog.search(q, kinds, 0, Math.min(100, Math.max(1, limit)));
@@ -264,8 +264,10 @@ export class MarquezService {
       this.catalog.jobs(chosen.filter((h) => h.kind === EntityKind.JOB).map((h) => h.id)),
       this.catalog.datasets(chosen.filter((h) => h.kind === EntityKind.DATASET).map((h) => h.id)),
     ]);
-    const seen = new Map([...jobs, ...datasets].filter((x) => x !== null).map((x) => [x!.id, x!.lastSeen]));
-    const results = chosen.map((h) => ({
+    const found = new Map([...jobs, ...datasets].filter((x) => x !== null).map((x) => [x!.id, x!]));
+    const seen = new Map([...found].map(([id, x]) => [id, x.lastSeen]));
+    // Soft-deleted jobs and datasets are out of Marquez's search, as out of its lists.
+    const results = chosen.filter((h) => !found.get(h.id)?.hiddenAt).map((h) => ({
       type: h.kind,
       name: h.name,
       updatedAt: seen.get(h.id) ?? null,

@@ -321,6 +321,8 @@ describe('the writes Marquez’s UI makes', () => {
     assert.equal((await get(`/api/v1/namespaces/${enc(ns())}/datasets/public.discounts`)).status, 404);
     const lineage = await get(`/api/v1/lineage?nodeId=${enc(jobs('email_discounts')[0]!)}&depth=0`);
     assert.ok(!lineage.body.graph.some((n: { id: string }) => n.id === datasets('discounts')[0]));
+    const found = await get(`/api/v1/search?q=discounts&filter=dataset&namespace=${enc(ns())}`);
+    assert.deepEqual(found.body, { totalCount: 0, results: [] });
     const q = await svc.graphql(`query($d: ID!) { node(id: $d) { ... on Dataset { hiddenAt } } }`, { d: `dataset:${ns().replace(/:/g, '%3A')}:public.discounts` });
     assert.ok(q.data.node.hiddenAt);
     // An event after the deletion names it again.
