@@ -347,6 +347,12 @@ describe('hostile requests', () => {
     assert.equal((await get('/api/v1/jobs?limit=abc')).status, 400);
     const big = await get('/api/v1/jobs?limit=100000');
     assert.equal(big.headers.get('tributary-limit'), '1000');
+    // Twenty tags put on one dataset at once, its Annotation created by the first: none is lost.
+    const tagged = await Promise.all(Array.from({ length: 20 }, (_, i) => get(`/api/v1/namespaces/${enc(ns())}/datasets/public.menus/tags/c${i}`, 'POST')));
+    assert.ok(tagged.every((r) => r.status === 200));
+    assert.equal((await get(`/api/v1/namespaces/${enc(ns())}/datasets/public.menus`)).body.tags.length, 20);
+    assert.equal((await get(`/api/v1/namespaces/${enc(ns())}/jobs/etl_menus/tags/${'x'.repeat(300)}`, 'POST')).status, 400);
+    assert.equal((await get(`/api/v1/namespaces/${enc(ns())}/datasets/nope`, 'DELETE')).status, 404);
     const many = await Promise.all(Array.from({ length: 20 }, () => get(`/api/v1/lineage?nodeId=${enc(jobs('etl_orders')[0]!)}&depth=20`)));
     assert.ok(many.every((r) => r.status === 200));
     assert.ok(many.every((r) => JSON.stringify(r.body) === JSON.stringify(many[0]!.body)));
