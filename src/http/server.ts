@@ -143,6 +143,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     bodyLimit: deps.queryLimits.maxBytes,
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
+    // Path parameters carry dataset names (Marquez's API: S3 paths, URIs), percent-encoded: up to
+    // 4,096 characters decoded (src/marquez/routes.ts refuses longer with a 400); longer is a 414.
+    routerOptions: { maxParamLength: 12_288 },
     ...(deps.tls ? { https: deps.tls } : {}),
   }) as unknown as FastifyInstance;
   // /graphql bodies: their own limit (TRIBUTARY_MAX_QUERY_BYTES), counted and scanned as they arrive
