@@ -211,7 +211,7 @@ export async function createApp(
       identity: new IdentityService(executor, rules),
       limits: { defaultDepth: config.lineage.defaultDepth, maxDepth: config.lineage.maxDepth },
     };
-    const marquez = new MarquezService(executor, catalog);
+    const marquez = new MarquezService(executor, catalog, rules);
     const server = await buildServer({
       schema: buildGraphqlSchema(),
       services,

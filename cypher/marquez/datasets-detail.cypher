@@ -6,7 +6,8 @@
 // Parameters: $ids: list of dataset ids; $withColumnLineage (boolean; false: columnLineage is [])
 // Columns: dataset: {id, namespace, name, description, sourceName, lifecycleState, firstSeen, lastSeen,
 //   facets: list of [key, JSON text]}, fields: list of {name, type, description, tags} by name, tags,
-//   hidden (boolean), versionRunId (run node id or null), modifiedAt (or null),
+//   hidden (boolean), latestWrite: {runId, at} or null, inputFacets: list of [key, JSON text] (the input facets of
+//   the latest read: inputStatistics, dataQualityAssertions, ...),
 //   columnLineage: list of {field, inputs: list of {namespace, dataset, field, transformations (JSON text or null)}}
 //   by field, inputs by dataset and field; ids not found are absent
 UNWIND $ids AS id
@@ -21,6 +22,10 @@ RETURN d {.id, .namespace, .name, .description, .sourceName, .lifecycleState, .f
        coalesce(a.tags, []) AS tags,
        coalesce(a.hiddenAt >= d.lastSeen, false) AS hidden,
        COLLECT { MATCH (w:Run)-[o:OUTPUT_TO]->(d) RETURN {runId: w.id, at: o.firstSeen} ORDER BY o.firstSeen DESC, w.id DESC LIMIT 1 }[0] AS latestWrite,
+       COLLECT { MATCH (d)-[e:INPUT_TO]->(:Run) WITH e ORDER BY e.lastSeen DESC LIMIT 1
+                 UNWIND range(0, size(coalesce(e.facetKeys, [])) - 1) AS i
+                 WITH e, i WHERE e.facetValues[i] <> ''
+                 RETURN [e.facetKeys[i], e.facetValues[i]] } AS inputFacets,
        CASE WHEN NOT $withColumnLineage THEN [] ELSE COLLECT { MATCH (d)-[:HAS_FIELD]->(f:Field)
                  WITH f, COLLECT { MATCH (i:Field)-[e:DERIVES]->(f)
                                    MATCH (sd:Dataset {id: i.datasetId})

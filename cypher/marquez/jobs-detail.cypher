@@ -3,7 +3,7 @@
 //   first), its newest version, the job of its latest run's parent run, its tags and whether it is
 //   soft-deleted (Annotation hiddenAt at or after its lastSeen).
 // Parameters: $ids: list of job ids
-// Columns: job: {id, namespace, name, description, processingType, jobType, sourceCodeUrl, firstSeen,
+// Columns: job: {id, namespace, name, description, processingType, jobType, integration, sourceCodeUrl, firstSeen,
 //   lastSeen, facets: list of [key, JSON text] in key order, deleted facets left out}, inputs, outputs:
 //   lists of {namespace, name} ordered by id, runIds: up to 10 run node ids newest first, versionId:
 //   newest JobVersion id or null, parent: {id, namespace, name} or null, tags: list, hidden (boolean); ids not found are absent
@@ -18,7 +18,7 @@ CALL (j) {
   MATCH (j)<-[:RUN_OF]-(:Run)<-[p:PARENT]-(:Run)
   RETURN min(p.firstSeen) AS first, max(p.lastSeen) AS last
 }
-RETURN j {.id, .namespace, .name, .description, .processingType, .jobType, .sourceCodeUrl,
+RETURN j {.id, .namespace, .name, .description, .processingType, .jobType, .integration, .sourceCodeUrl,
           firstSeen: coalesce(j.firstSeen, first), lastSeen: coalesce(j.lastSeen, last),
           facets: [i IN range(0, size(coalesce(j.facetKeys, [])) - 1) WHERE j.facetValues[i] <> '' | [j.facetKeys[i], j.facetValues[i]]]} AS job,
        COLLECT { MATCH (d:Dataset)-[e:FEEDS]->(j) WHERE e.current WITH d ORDER BY d.id RETURN d {.namespace, .name} } AS inputs,

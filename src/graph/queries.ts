@@ -106,6 +106,7 @@ export enum Query {
   MarquezExistingIds = 'marquez/existing-ids',
   MarquezSources = 'marquez/sources',
   MarquezJobVersions = 'marquez/job-versions',
+  MarquezEventsOfRuns = 'marquez/events-of-runs',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

@@ -1,14 +1,14 @@
 import { badInput, notFound } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { marquezId, parseId } from '../ids';
+import { datasetId, marquezId, parseId } from '../ids';
 import { cmp } from '../lineage/common';
 import { groupBy } from '../lineage/group';
 import { FIELD_LINEAGE, traverse, UNDIRECTED_LINEAGE, type ExpandRow, type Traversal } from '../lineage/traversal';
 import { Direction, EdgeType, EntityKind, TruncationReason, type EntityRef, type FlowDirection } from '../lineage/types';
 import { resolveMarquezId } from './node-ids';
 import type { MarquezService } from './service';
-import { datasetData, jobData, transformationOf, type Json } from './shapes';
+import { datasetData, datasetVersionUuid, jobData, transformationOf, type Json } from './shapes';
 
 /**
  * Marquez's two lineage reads on Tributary's traversal engine, bounded by Tributary's caps:
@@ -111,18 +111,27 @@ export class MarquezLineage {
     const fields = fieldIds.length ? await this.executor.read<FieldRow>(Query.MarquezFieldsDetail, { ids: fieldIds }) : [];
     const downstream = groupBy([...edges.values()], (e) => e.from);
     const upstream = groupBy([...edges.values()], (e) => e.to);
+    // A versioned request (`#<version>`) gets versioned ids back, as Marquez answers it: each field
+    // under its dataset's current version.
+    const versions = node.version === null ? null : await this.currentVersions(fields.flatMap((f) => [datasetId(f.namespace, f.dataset), ...f.inputs.map((i) => datasetId(i.namespace, i.dataset))]));
+    const versionOf = (namespace: string, dataset: string) => versions?.get(datasetId(namespace, dataset)) ?? null;
+    const fieldMarquezId = (f: { namespace: string; dataset: string; field: string }) => {
+      const id = marquezId({ kind: EntityKind.FIELD, namespace: f.namespace, name: f.dataset, field: f.field });
+      const version = versionOf(f.namespace, f.dataset);
+      return version ? `${id}#${version}` : id;
+    };
     const byId = new Map(fields.map((g) => [g.id, fieldMarquezId(g)]));
     const graph = fields
       .map((f) => {
         const id = fieldMarquezId(f);
-        const inputFields = f.inputs.map((i) => ({ namespace: i.namespace, dataset: i.dataset, datasetVersion: null, field: i.field, ...transformationOf(i.transformations) }));
+        const inputFields = f.inputs.map((i) => ({ namespace: i.namespace, dataset: i.dataset, datasetVersion: versionOf(i.namespace, i.dataset), field: i.field, ...transformationOf(i.transformations) }));
         return {
           id,
           type: 'DATASET_FIELD',
           data: {
             namespace: f.namespace,
             dataset: f.dataset,
-            datasetVersion: null,
+            datasetVersion: versionOf(f.namespace, f.dataset),
             field: f.field,
             fieldType: f.type ?? '',
             transformationDescription: inputFields[0]?.transformationDescription ?? null,
@@ -137,6 +146,14 @@ export class MarquezLineage {
       .sort((a, b) => cmp(a.id, b.id));
     return { graph, truncatedBy: [...new Set(walks.flatMap(nodeLimitOnly))], depth };
   }
+
+  /** The current version UUID of each dataset (its latest write; the unversioned UUID for one never written). */
+  private async currentVersions(ids: string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(ids)];
+    const rows = await this.service.datasetRows(unique, false);
+    const written = new Map(rows.map((r) => [r.dataset.id, r.latestWrite?.runId ?? null]));
+    return new Map(unique.map((id) => [id, datasetVersionUuid(id, written.get(id) ?? null)]));
+  }
 }
 
 interface FieldRow {
@@ -147,8 +164,6 @@ interface FieldRow {
   type: string | null;
   inputs: { id: string; namespace: string; dataset: string; field: string; transformations: string | null }[];
 }
-
-const fieldMarquezId = (f: FieldRow): string => marquezId({ kind: EntityKind.FIELD, namespace: f.namespace, name: f.dataset, field: f.field });
 
 /** A Tributary dataset or job id as Marquez writes it (raw names). */
 function toMarquez(id: string): string {

@@ -28,6 +28,8 @@ export async function resolveMarquezId(executor: Executor, raw: string): Promise
   });
   const found = new Set(rows.map((r) => r.id));
   const i = ids.findIndex((id) => found.has(id));
-  if (i < 0) throw notFound(`${kind === EntityKind.FIELD ? 'Field' : kind === EntityKind.JOB ? 'Job' : 'Dataset'} '${raw.slice(0, 500)}' not found.`);
+  // Marquez's message names the node by its name (its own reading of the id), not by the whole id.
+  const first = refs[0] as { name: string; field?: string };
+  if (i < 0) throw notFound(`${kind === EntityKind.FIELD ? 'Field' : kind === EntityKind.JOB ? 'Job' : 'Dataset'} '${(first.field ?? first.name).slice(0, 500)}' not found.`);
   return { ref: refs[i] as ResolvedNode['ref'], id: ids[i]!, version };
 }

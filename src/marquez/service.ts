@@ -5,7 +5,8 @@ import { Query } from '../graph/queries';
 import { datasetId, derivedUuid, fieldId, jobId, runId } from '../ids';
 import type { CatalogService } from '../lineage/catalog-service';
 import { EntityKind } from '../lineage/types';
-import { datasetShape, datasetVersionShape, jobShape, runShape, TRIBUTARY_STATES, type DatasetRow, type Json, type JobRow, type RunRow, type VersionRow } from './shapes';
+import { normaliseDatasetName, type IdentityRules } from '../ingest/naming';
+import { datasetShape, datasetVersionShape, datasetVersionUuid, jobShape, runShape, TRIBUTARY_STATES, type DatasetRow, type Json, type JobRow, type RunRow, type VersionRow } from './shapes';
 
 /**
  * Marquez's read API over Tributary's graph (src/marquez/routes.ts serves it): namespaces, jobs,
@@ -26,6 +27,8 @@ export class MarquezService {
   constructor(
     private readonly executor: Executor,
     private readonly catalog: CatalogService,
+    /** The identity rules in force: event names are matched to datasets as projection names them. */
+    private readonly rules: IdentityRules,
   ) {}
 
   async namespaces(page: Page): Promise<Json[]> {
@@ -148,8 +151,38 @@ export class MarquezService {
     if (!ds) throw notFound(`Dataset '${name}' not found.`);
     const [row] = await this.executor.read<{ total: number; versions: VersionRow[] }>(Query.MarquezDatasetVersions, { datasetId: id, skip: page.offset, limit: page.limit });
     const versions = row?.versions ?? [];
-    const runs = await this.runsById(versions.map((v) => v.runId));
-    return { versions: versions.map((v) => datasetVersionShape(ds, v, runs.get(v.runId) ?? null)), totalCount: row?.total ?? 0 };
+    const [runs, facets] = await Promise.all([this.runsById(versions.map((v) => v.runId)), this.writtenFacets(id, versions.map((v) => v.runId))]);
+    return { versions: versions.map((v) => datasetVersionShape(ds, v, runs.get(v.runId) ?? null, facets.get(v.runId) ?? {})), totalCount: row?.total ?? 0 };
+  }
+
+  /**
+   * The dataset facets each run's stored events sent for the dataset `dsId` as an output (later
+   * events' keys replace earlier ones), by run: what Marquez keeps on a dataset version.
+   */
+  private async writtenFacets(dsId: string, runIds: string[]): Promise<Map<string, Json>> {
+    if (runIds.length === 0) return new Map();
+    const rows = await this.executor.read<{ runId: string; raws: string[] }>(Query.MarquezEventsOfRuns, { runIds, limit: MAX_RUN_EVENTS });
+    const out = new Map<string, Json>();
+    for (const { runId: run, raws } of rows) {
+      const facets: Json = {};
+      for (const raw of raws) {
+        type Io = { namespace?: unknown; name?: unknown; facets?: unknown; inputFacets?: unknown };
+        const event = parseJsonProperty(raw) as { inputs?: Io[]; outputs?: Io[] } | null;
+        const list = (x: Io[] | undefined) => (Array.isArray(x) ? x : []);
+        // As Marquez merges them: the output's dataset facets, then what the same run read of it
+        // (a MERGE reads its target too), dataset facets and input facets (inputStatistics).
+        for (const [io, keys] of [[list(event?.outputs), ['facets']], [list(event?.inputs), ['facets', 'inputFacets']]] as const) {
+          for (const o of io) {
+            if (typeof o?.namespace !== 'string' || typeof o.name !== 'string') continue;
+            const n = normaliseDatasetName(o.namespace, o.name, this.rules);
+            if (datasetId(n.namespace, n.name) !== dsId) continue;
+            for (const key of keys) if (o[key] && typeof o[key] === 'object') Object.assign(facets, o[key]);
+          }
+        }
+      }
+      out.set(run, facets);
+    }
+    return out;
   }
 
   async datasetVersion(namespace: string, name: string, version: string): Promise<Json> {
@@ -157,9 +190,10 @@ export class MarquezService {
     const [ds] = await this.datasetRows([id]);
     if (!ds) throw notFound(`Dataset '${name}' not found.`);
     const [row] = await this.executor.read<{ total: number; versions: VersionRow[] }>(Query.MarquezDatasetVersions, { datasetId: id, skip: 0, limit: 100_000 });
-    for (const v of row?.versions ?? []) {
-      const shaped = datasetVersionShape(ds, v, null);
-      if (shaped.version === version.toLowerCase()) return { ...shaped, createdByRun: (await this.runsById([v.runId])).get(v.runId) ?? null };
+    const v = (row?.versions ?? []).find((x) => datasetVersionUuid(id, x.runId) === version.toLowerCase());
+    if (v) {
+      const [runs, facets] = await Promise.all([this.runsById([v.runId]), this.writtenFacets(id, [v.runId])]);
+      return datasetVersionShape(ds, v, runs.get(v.runId) ?? null, facets.get(v.runId) ?? {});
     }
     throw notFound(`Dataset version '${version}' not found.`);
   }

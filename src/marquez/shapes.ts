@@ -116,6 +116,7 @@ export interface JobRow {
     description: string | null;
     processingType: string | null;
     jobType: string | null;
+    integration: string | null;
     sourceCodeUrl: string | null;
     firstSeen: string | null;
     lastSeen: string | null;
@@ -161,7 +162,8 @@ export function jobShape(row: JobRow, runs: Json[]): Json {
     latestRuns: runs.length ? runs : null,
     facets: facetsOf(row.job.facets),
     currentVersion: row.versionId ? derivedUuid(row.versionId) : null,
-    labels: [],
+    // Marquez's labels: the jobType facet's jobType and integration (QUERY, SQL; SQL_JOB, SPARK).
+    labels: [row.job.jobType, row.job.integration].filter((l): l is string => typeof l === 'string' && l.length > 0),
     tags: row.tags,
   };
 }
@@ -187,6 +189,8 @@ export interface DatasetRow {
   tags: string[];
   hidden: boolean;
   latestWrite: { runId: string; at: string | null } | null;
+  /** The input facets of the dataset's latest read (Marquez merges them into the dataset's facets). */
+  inputFacets: [string, string][];
   columnLineage: { field: string; inputs: { namespace: string; dataset: string; field: string; transformations: string | null }[] }[];
 }
 
@@ -240,7 +244,8 @@ export function datasetShape(row: DatasetRow): Json {
     ...datasetCore(row),
     currentVersion: row.latestWrite ? datasetVersionUuid(d.id, row.latestWrite.runId) : null,
     columnLineage: columnLineage.length ? columnLineage : null,
-    facets: facetsOf(d.facets),
+    // The dataset facets win over the input facets of its latest read (dataQualityAssertions, inputStatistics).
+    facets: { ...facetsOf(row.inputFacets), ...facetsOf(d.facets) },
     deleted: d.lifecycleState?.toUpperCase() === 'DROP',
   };
 }
@@ -252,15 +257,16 @@ export interface VersionRow {
   runId: string;
   createdAt: string | null;
   fields: string[] | null;
-  facets: [string, string][];
 }
 
-/** Marquez's DatasetVersion: one per run that wrote the dataset; `run` in Run shape (null if unknown). */
-export function datasetVersionShape(ds: DatasetRow, v: VersionRow, run: Json | null): Json {
+/**
+ * Marquez's DatasetVersion: one per run that wrote the dataset; `run` in Run shape (null if unknown),
+ * `facets` the dataset facets that run's events sent for it (its lifecycleState comes from them).
+ */
+export function datasetVersionShape(ds: DatasetRow, v: VersionRow, run: Json | null, facets: Json): Json {
   const d = ds.dataset;
   const types = new Map(ds.fields.map((f) => [f.name, f]));
   const names = v.fields ?? ds.fields.map((f) => f.name);
-  const facets = facetsOf(v.facets);
   const lifecycle = (facets.lifecycleStateChange as { lifecycleStateChange?: unknown } | undefined)?.lifecycleStateChange;
   return {
     id: { namespace: d.namespace, name: d.name },

@@ -457,14 +457,13 @@ const ALLOWED: Rule[] = [
     why: "DatasetVersion.facets: Tributary lists the writing run's outputFacets (outputStatistics, icebergCommitReport), which Marquez leaves out of its versions.",
     match: (d, c) => c.r.group === 'versions' && d.kind === 'extra-key' && /^(versions\[\]\.|\[\]\.)?facets\.[^.]+$/.test(d.shape),
   },
-  // BUG (reported): version-facets-missing, tolerated until src/marquez is fixed; remove this entry then.
   {
-    id: 'version-facets-missing',
-    bug: true,
-    why: "DatasetVersion.facets: Marquez lists the dataset facets the writing run sent (schema, dataSource, columnLineage, documentation, symlinks, storage, lifecycleStateChange, dataQualityAssertions ...); Tributary's versions carry none of them, only the run's outputFacets, and so their lifecycleState is null where Marquez has OVERWRITE/CREATE. The web UI's versions tab shows `facets` and `lifecycleState`.",
+    id: 'version-facets-later-reads',
+    why: "DatasetVersion.facets: Marquez attaches to a dataset version every facet sent while it was the current version, reads included (a reader's inputStatistics and icebergScanReport, a reader's catalog and schema view of the table); Tributary's version carries the dataset facets its writing run sent, and the input facets that run sent for it.",
     match: (d, c) =>
       c.r.group === 'versions' &&
-      ((d.kind === 'missing-key' && /^(versions\[\]\.|\[\]\.)?facets\.[^.]+$/.test(d.shape)) || (valueLike(d) && /^(versions\[\]\.|\[\]\.)?lifecycleState$/.test(d.shape) && typeof d.m === 'string' && d.m !== '' && nil(d.t))),
+      (/^(versions\[\]\.|\[\]\.)?facets\.[^.]+\./.test(d.shape) ||
+        (d.kind === 'missing-key' && /^(versions\[\]\.|\[\]\.)?facets\.(inputStatistics|icebergScanReport|dataQualityMetrics|dataQualityAssertions|columnLineage)$/.test(d.shape))),
   },
   {
     id: 'column-lineage-versions',
@@ -477,12 +476,10 @@ const ALLOWED: Rule[] = [
     why: "description of a job or dataset: Marquez 0.50 leaves it null although a documentation facet sent one, Tributary reads it from that facet.",
     match: (d) => valueLike(d) && last(d.shape) === 'description' && !d.shape.includes('facets.') && nil(d.m) && typeof d.t === 'string',
   },
-  // BUG (reported): job-labels, tolerated until src/marquez is fixed; remove this entry then.
   {
-    id: 'job-labels',
-    bug: true,
-    why: "Job.labels: Marquez fills them from the jobType facet (integration and jobType, e.g. SPARK/SQL_JOB, DEBEZIUM/TASK, QUERY/SQL); Tributary always answers [].",
-    match: (d) => d.kind === 'missing-item' && last(d.shape) === 'labels',
+    id: 'job-labels-latest-event',
+    why: "Job.labels: Marquez reads them from the LATEST event's jobType facet only (none when that event has none, as for Spark's RDD job orders_by_country.map_partitions_parallel_collection); Tributary keeps the jobType facet it was last sent.",
+    match: (d) => d.kind === 'extra-item' && last(d.shape) === 'labels',
   },
   {
     id: 'stream-job-type',
@@ -533,17 +530,6 @@ const ALLOWED: Rule[] = [
       if (requestNamespace(c) && symlinkNamespaces().has(requestNamespace(c)!) && DATASET_GROUPS.has(c.r.group)) return true;
       if (c.r.group === 'search') return keysOf(d.path).some((k) => facts.symlinked.has(datasetOfKey(k)) || facts.symlinks.has(datasetOfKey(k)));
       return keysOf(d.path).some((k) => facts.symlinks.has(datasetOfKey(k)));
-    },
-  },
-  // BUG (reported): dataset-input-facets, tolerated until src/marquez is fixed; remove this entry then.
-  {
-    id: 'dataset-input-facets',
-    bug: true,
-    why: "Dataset.facets leaves out the input facets events sent for the dataset (`inputs[].inputFacets`: Spark's inputStatistics, Iceberg's icebergScanReport); Marquez merges them in. The web UI's data-quality badges read `facets.dataQualityAssertions`, which spec producers send as an input facet, so they would not show.",
-    match: (d, c) => {
-      if (!DATASET_GROUPS.has(c.r.group) || d.kind !== 'missing-key' || !/(^|\.)facets\.[^.]+$/.test(d.shape)) return false;
-      const ds = c.r.group === 'dataset' ? requestDataset(c) : datasetOfKey(keysOf(d.path)[0] ?? '');
-      return facts.inputFacets.get(ds ?? '')?.has(last(d.shape)) ?? false;
     },
   },
   {
@@ -616,13 +602,6 @@ const ALLOWED: Rule[] = [
     why: "Marquez's Java client models lineage graphs and edges as Sets: their order in the client's re-serialized result is the set's, not the server's.",
     match: (d, c) => c.r.request.startsWith('java ') && d.kind === 'order',
   },
-  // BUG (reported): versioned-column-lineage-ids, tolerated until src/marquez is fixed; remove this entry then.
-  {
-    id: 'versioned-column-lineage-ids',
-    bug: true,
-    why: "/column-lineage with a versioned nodeId (`dataset:ns:name#<version>`, as the Python and Java clients send with Dataset.currentVersion): Marquez writes every node id with its dataset version (`datasetField:ns:ds:field#<version>`, the contract says so), Tributary writes them unversioned. The ids are compared here with the suffix taken off.",
-    match: (d) => d.path === '(versioned ids)',
-  },
   // --- errors and Marquez's own failures -------------------------------------------------------
   {
     id: 'marquez-5xx',
@@ -633,13 +612,6 @@ const ALLOWED: Rule[] = [
     id: 'run-facets-empty',
     why: "/jobs/runs/{id}/facets of a run whose events sent no facets of that type: Marquez answers 200 with an empty body, Tributary `{runId, facets: {}}`.",
     match: (d, c) => c.r.group === 'run-facets' && d.path === '' && d.m === null && Object.keys((d.t as { facets?: object })?.facets ?? { x: 1 }).length === 0,
-  },
-  // BUG (reported): lineage-404-message, tolerated until src/marquez is fixed; remove this entry then.
-  {
-    id: 'lineage-404-message',
-    bug: true,
-    why: "The 404 of /lineage for an unknown dataset: Marquez says `Dataset 'public.no_such_table' not found.` (the name), Tributary `Dataset 'dataset:food_delivery:public.no_such_table' not found.` (the whole node id).",
-    match: (d, c) => c.r.group === 'errors' && d.path === 'message' && typeof d.t === 'string' && d.t.includes("'dataset:"),
   },
   {
     id: 'column-lineage-downstream-of-sources',
@@ -821,16 +793,22 @@ describe('Marquez 0.50 clients (Python and Java) against Tributary', () => {
         const r: RecordedResponse = { group, request: `${lang} ${name}: ${m.request}`, spec, status: m.status ?? 200, body: m.result };
         const start = (spec.query ?? []).find(([k]) => k === 'nodeId')?.[1];
         const c: Ctx = { r, m: m.result, t, start: start && typeof start !== 'string' ? start.node : null, ...(own.crowded ? { note: 'crowded' } : {}) };
-        // A versioned column-lineage request: Marquez's ids carry `#<version>`, compared without it (class versioned-column-lineage-ids).
+        // A versioned column-lineage request: both sides' ids carry `#<version>` (Marquez's random
+        // version UUIDs, Tributary's derived ones), so they are compared without it, once it is
+        // checked that Tributary writes them where Marquez does.
         let mResult = m.result;
+        let tResult = t;
         const diffs: Diff[] = [];
         if (group === 'column-lineage' && /nodeId=[^&]*%23/.test(m.request ?? '')) {
-          const stripped = mapStrings(m.result, (x) => x.replace(/(^datasetField:.*)#[0-9a-f-]{36}$/i, '$1'));
-          if (JSON.stringify(stripped) !== JSON.stringify(m.result)) diffs.push({ kind: 'value', path: '(versioned ids)', shape: '(versioned ids)', m: '#<version> suffixes', t: 'none' });
-          mResult = stripped;
+          const strip = (v: unknown) => mapStrings(v, (x) => x.replace(/(^datasetField:.*)#[0-9a-f-]{36}$/i, '$1'));
+          const versioned = (v: unknown) => JSON.stringify(strip(v)) !== JSON.stringify(v);
+          if (versioned(m.result) && !versioned(t)) diffs.push({ kind: 'value', path: '(versioned ids)', shape: '(versioned ids)', m: '#<version> suffixes', t: 'none' });
+          mResult = strip(m.result);
+          tResult = strip(t);
         }
         c.m = mResult;
-        diffs.push(...compareJson(mResult, t));
+        c.t = tResult;
+        diffs.push(...compareJson(mResult, tResult));
         const classified = diffs.map((d) => ({ ...d, rule: explain(d, c)?.id }));
         dump.push({ request: r.request, group, diffs: classified });
         for (const d of classified) if (!d.rule) problems.push(`${name} ${d.kind} ${d.path}: marquez=${brief(d.m)} tributary=${brief(d.t)}`);

@@ -91,7 +91,7 @@ describe('Marquez shapes', () => {
         facets: [['schema', JSON.stringify({ fields: [{ name: 'z' }, { name: 'a' }] })]],
       },
       fields: [{ name: 'a', type: null, description: null, tags: [] }, { name: 'extra', type: null, description: null, tags: [] }, { name: 'z', type: 'INT', description: null, tags: ['PII'] }],
-      tags: [], hidden: false, latestWrite: null, columnLineage: [],
+      tags: [], hidden: false, latestWrite: null, columnLineage: [], inputFacets: [['dataQualityAssertions', JSON.stringify({ assertions: [] })], ['schema', '{}']],
     };
     const d = datasetShape(row);
     assert.equal(d.columnLineage, null);
@@ -99,6 +99,9 @@ describe('Marquez shapes', () => {
     assert.equal(d.sourceName, 'default');
     assert.equal(d.currentVersion, null);
     assert.deepEqual((d.fields as { name: string }[]).map((f) => f.name), ['z', 'a', 'extra']);
+    // Input facets of the latest read are merged in under the dataset's own.
+    assert.deepEqual(Object.keys(d.facets as object).sort(), ['dataQualityAssertions', 'schema']);
+    assert.deepEqual((d.facets as { schema: unknown }).schema, { fields: [{ name: 'z' }, { name: 'a' }] });
   });
 });
 
