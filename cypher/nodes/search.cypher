@@ -8,11 +8,12 @@
 //   table) are one hit, the best ranked name, with the others in `aliases`; a field's hit stands for
 //   the same field under every name of its dataset (`aliases`: the dataset's other names).
 // Parameters: $query: Lucene query (already escaped); $text: the text asked for, trimmed and lower-cased;
-//   $labels: list of 'Dataset' | 'Job' | 'Field' | 'Run', or null for all; $skip, $limit: the page
+//   $labels: list of 'Dataset' | 'Job' | 'Field' | 'Run', or null for all; $namespace: only hits of that
+//   namespace (fields have none), or null for all; $skip, $limit: the page
 // Columns: total (integer: hits after joining names), hits: list of {id, kind, namespace, name,
 //   description, datasetId, score, match, aliases: list of {id, namespace, name} (datasets, by id)}
 CALL db.index.fulltext.queryNodes('entity_search_v2', $query) YIELD node, score
-WHERE $labels IS NULL OR any(l IN labels(node) WHERE l IN $labels)
+WHERE ($labels IS NULL OR any(l IN labels(node) WHERE l IN $labels)) AND ($namespace IS NULL OR node.namespace = $namespace)
 WITH node, score, toLower(node.name) AS name
 WITH node, score,
      CASE

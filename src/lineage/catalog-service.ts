@@ -81,13 +81,14 @@ export class CatalogService {
     return align(ids, rows, (r) => r.jobId, null).map((r) => ({ inputs: r?.inputs ?? [], outputs: r?.outputs ?? [] }));
   }
 
-  /** Full-text search over names, namespaces and descriptions; one page (at most 100) and the total. */
-  async search(text: string, kinds: EntityKind[] | null, skip: number, limit: number): Promise<{ total: number; hits: SearchHit[] }> {
+  /** Full-text search over names, namespaces and descriptions (optionally within one namespace); one page (at most 100) and the total. */
+  async search(text: string, kinds: EntityKind[] | null, skip: number, limit: number, namespace: string | null = null): Promise<{ total: number; hits: SearchHit[] }> {
     checkFirst(limit, 100);
     const [row] = await this.executor.read<{ total: number; hits: (Omit<SearchHit, 'otherNames'> & { aliases: AliasRow[] })[] }>(Query.Search, {
       query: luceneQuery(text),
       text: text.trim().toLowerCase(),
       labels: kinds?.length ? kinds.map((k) => LABELS[k]) : null,
+      namespace,
       skip,
       limit,
     });

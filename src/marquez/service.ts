@@ -292,8 +292,8 @@ export class MarquezService {
   /** Search as Marquez's `/search` answers it, over Tributary's name index (words matched by prefix); soft-deleted nodes left out. */
   async search(q: string, filter: 'JOB' | 'DATASET' | null, namespace: string | null, limit: number): Promise<{ totalCount: number; results: Json[] }> {
     const kinds = filter === 'JOB' ? [EntityKind.JOB] : filter === 'DATASET' ? [EntityKind.DATASET] : [EntityKind.JOB, EntityKind.DATASET];
-    const { hits } = await this.catalog.search(q, kinds, 0, Math.min(100, Math.max(1, limit)));
-    const chosen = hits.filter((h) => namespace === null || h.namespace === namespace).slice(0, limit);
+    const { hits } = await this.catalog.search(q, kinds, 0, Math.min(100, Math.max(1, limit)), namespace);
+    const chosen = hits.slice(0, limit);
     const [jobs, datasets] = await Promise.all([
       this.catalog.jobs(chosen.filter((h) => h.kind === EntityKind.JOB).map((h) => h.id)),
       this.catalog.datasets(chosen.filter((h) => h.kind === EntityKind.DATASET).map((h) => h.id)),

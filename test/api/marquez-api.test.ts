@@ -208,7 +208,7 @@ describe('lineage', () => {
     const pg = await get(`/api/v1/lineage?nodeId=${enc(raw)}&depth=1`);
     assert.equal(pg.status, 200);
     assert.ok(ids(pg.body.graph).includes(raw));
-    assert.deepEqual((await get(`/api/v1/lineage?nodeId=${enc(`dataset:${p}x:y`)}`)).body, { code: 404, message: `Dataset 'dataset:${p}x:y' not found.` });
+    assert.deepEqual((await get(`/api/v1/lineage?nodeId=${enc(`dataset:${p}x:y`)}`)).body, { code: 404, message: `Dataset 'y' not found.` });
     assert.equal((await get('/api/v1/lineage?nodeId=foo:bar')).status, 400);
     assert.deepEqual((await get('/api/v1/lineage')).body, { errors: ['query param nodeId must not be null'] });
     assert.deepEqual((await get(`/api/v1/lineage?nodeId=${enc(raw)}&depth=-1`)).body, { errors: ['query param depth must be greater than or equal to 0'] });
