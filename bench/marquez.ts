@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { send } from './http-client';
 import { compareEndpoints, renderEndpoints } from './marquez-endpoints';
+import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
 import { freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
-import { spawnSync } from 'node:child_process';
 import { datasetId, fieldId, parseId } from '../src/ids';
 
 /**
@@ -55,7 +55,7 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
   const cleanup: (() => void)[] = [];
   try {
-    const marquez = only ? null : await startMarquez(work, log, cleanup);
+    const marquez = only ? null : await startMarquez(log, cleanup);
     const tributary = await startTributary(work, log, cleanup);
     const sides = marquez ? [marquez, tributary] : [tributary];
     const results: Record<string, { seq: Phase[]; conc: Phase[] }> = { Marquez: { seq: [], conc: [] }, Tributary: { seq: [], conc: [] } };
@@ -99,25 +99,9 @@ async function main(): Promise<void> {
   }
 }
 
-async function startMarquez(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
-  const port = await freePort();
-  const pgPort = await freePort();
-  const env = { ...process.env, FRESH: '1', PGDATA: path.join(work, 'pgdata'), MARQUEZ_PORT: String(port), MARQUEZ_ADMIN_PORT: String(await freePort()), POSTGRES_PORT: String(pgPort), PG_STATEMENT_TIMEOUT: '60s' };
-  log(`starting Marquez (builds ${baseline}/lib once with mvn; log ${work}/marquez.log)`);
-  const child = startLogged('bash', ['run.sh'], env, baseline, path.join(work, 'marquez.log'));
-  cleanup.push(() => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    const pgBin = fs.readdirSync('/usr/lib/postgresql').sort().map((v) => `/usr/lib/postgresql/${v}/bin`).pop();
-    spawnSync('su', ['postgres', '-s', '/bin/bash', '-c', `${pgBin}/pg_ctl -D '${env.PGDATA}' -m fast stop`], { stdio: 'ignore' });
-  });
-  const agent = new http.Agent({ keepAlive: true });
-  await until('Marquez answers', async () => (await send(agent, port, 'GET', '/api/v1/namespaces')).status === 200, 15 * 60_000);
-  log(`Marquez up on ${port}`);
-  return { name: 'Marquez', port, pids: () => [child.pid!, ...pidsOf('postgres')] };
+async function startMarquez(log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
+  const m = await startMarquezBaseline(repo, log, cleanup);
+  return { name: 'Marquez', port: m.port, pids: () => [m.pid, ...pidsOf('postgres')] };
 }
 
 async function startTributary(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {

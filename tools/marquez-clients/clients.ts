@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { findRepo } from './baseline';
 
 /**
  * Drivers for Marquez's own clients, so that the same reads can run against real Marquez 0.50 and
@@ -177,10 +178,3 @@ async function mustRun(cmd: string, args: string[], what: string, opts: { cwd?: 
   if (res.code !== 0) throw new Error(`${what} failed (exit ${res.code}):\n${`${res.stdout}${res.stderr}`.slice(-2000)}`);
 }
 
-/** The repo root: the nearest folder above this file (source or dist/) with package.json and tools/marquez-clients. */
-function findRepo(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'tools', 'marquez-clients', 'python_client.py'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(__dirname, '..', '..', '..');
-  }
-}

@@ -1,9 +1,7 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
+import { findRepo, startMarquez } from './baseline';
 import { ensureJavaClient, ensurePythonClient, runJavaClient, runPythonClient, type ClientPlan, type ClientReport, type Log } from './clients';
 
 /**
@@ -130,7 +128,7 @@ async function main(): Promise<void> {
   };
   try {
     let url = opt('url');
-    if (!url) url = await timed('Marquez start (incl. lib/ build if missing)', () => startMarquez(repo, log, cleanup));
+    if (!url) url = await timed('Marquez start (incl. lib/ build if missing)', async () => (await startMarquez(repo, log, cleanup)).url);
     const { events, plan } = sampleEvents(opt('namespace') ?? 'food_delivery');
     await timed(`ingest ${events.length} events`, async () => {
       for (const e of events) {
@@ -154,61 +152,6 @@ async function main(): Promise<void> {
     log(`timings ${JSON.stringify(timings)}`);
   } finally {
     for (const c of cleanup.reverse()) c();
-  }
-}
-
-/**
- * Starts Marquez 0.50.0 with ../shared/marquez-baseline/run.sh on free ports with a fresh temporary
- * cluster (as bench/marquez.ts does); returns its URL. `cleanup` gets the function that stops
- * Marquez and PostgreSQL and removes the cluster (tools/marquez-contract/capture.ts uses it too).
- */
-export async function startMarquez(repo: string, log: Log, cleanup: (() => void)[]): Promise<string> {
-  const baseline = path.resolve(repo, '..', 'shared', 'marquez-baseline');
-  if (!fs.existsSync(path.join(baseline, 'run.sh'))) throw new Error(`${baseline}/run.sh is absent; pass --url`);
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'marquez-clients-'));
-  fs.chmodSync(work, 0o755); // PostgreSQL runs as the postgres user
-  const port = await freePort();
-  const env = { ...process.env, FRESH: '1', PGDATA: path.join(work, 'pgdata'), MARQUEZ_PORT: String(port), MARQUEZ_ADMIN_PORT: String(await freePort()), POSTGRES_PORT: String(await freePort()), PG_STATEMENT_TIMEOUT: '60s' };
-  const logFile = path.join(work, 'marquez.log');
-  log(`starting Marquez (run.sh builds ${baseline}/lib once with mvn; log ${logFile})`);
-  const out = fs.openSync(logFile, 'a');
-  const child: ChildProcess = spawn('bash', ['run.sh'], { env, cwd: baseline, stdio: ['ignore', out, out], detached: true });
-  cleanup.push(() => {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-    const pgBin = fs.readdirSync('/usr/lib/postgresql').sort().map((v) => `/usr/lib/postgresql/${v}/bin`).pop();
-    spawnSync('su', ['postgres', '-s', '/bin/bash', '-c', `${pgBin}/pg_ctl -D '${env.PGDATA}' -m fast stop`], { stdio: 'ignore' });
-    fs.rmSync(work, { recursive: true, force: true });
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20 * 60_000;
-  for (;;) {
-    const ok = await fetch(`${url}/api/v1/namespaces`).then((r) => r.ok, () => false);
-    if (ok) break;
-    if (child.exitCode !== null) throw new Error(`run.sh exited ${child.exitCode}:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
-    if (Date.now() > deadline) throw new Error('Marquez did not answer within 20 minutes');
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  log(`Marquez up at ${url}`);
-  return url;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-export function findRepo(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, 'package.json')) && fs.existsSync(path.join(dir, 'tools', 'marquez-clients'))) return dir;
-    if (path.dirname(dir) === dir) return path.resolve(__dirname, '..', '..', '..');
   }
 }
 

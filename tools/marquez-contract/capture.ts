@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureJavaClient, ensurePythonClient, runJavaClient, runPythonClient, type ClientReport, type Log } from '../marquez-clients/clients';
-import { findRepo, startMarquez } from '../marquez-clients/sample';
+import { findRepo, startMarquez } from '../marquez-clients/baseline';
 import { contractEvents, sample } from './events';
 import { renderRequest, type NodeRef, type RequestSpec } from './requests';
 
@@ -103,7 +103,7 @@ async function main(): Promise<void> {
   };
   const t0 = Date.now();
   try {
-    const url = opt('url') ?? (await timed('marquezStart', () => startMarquez(repo, log, cleanup)));
+    const url = opt('url') ?? (await timed('marquezStart', async () => (await startMarquez(repo, log, cleanup)).url));
     const all = contractEvents(repo);
     const events = await timed('ingest', () => ingest(url, all));
     const accepted = events.filter((e) => e.status >= 200 && e.status < 300).length;
