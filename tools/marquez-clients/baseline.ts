@@ -72,3 +72,31 @@ export function findRepo(): string {
   }
 }
 
+
+/** What the command-line tools here share: `--name value` options, a timestamped log, timed steps. */
+export function toolRun(argv: string[]): {
+  opt: (name: string) => string | undefined;
+  log: Log;
+  timings: Record<string, number>;
+  timed: <T>(what: string, work: () => Promise<T>) => Promise<T>;
+} {
+  const log: Log = (line) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+  const timings: Record<string, number> = {};
+  return {
+    opt: (name) => {
+      const i = argv.indexOf(`--${name}`);
+      return i >= 0 ? argv[i + 1] : undefined;
+    },
+    log,
+    timings,
+    timed: async (what, work) => {
+      const t0 = Date.now();
+      try {
+        return await work();
+      } finally {
+        timings[what] = Math.round((Date.now() - t0) / 100) / 10;
+        log(`${what}: ${timings[what]} s`);
+      }
+    },
+  };
+}

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { findRepo, startMarquez } from './baseline';
-import { ensureJavaClient, ensurePythonClient, runJavaClient, runPythonClient, type ClientPlan, type ClientReport, type Log } from './clients';
+import { findRepo, startMarquez, toolRun } from './baseline';
+import { ensureJavaClient, ensurePythonClient, runJavaClient, runPythonClient, type ClientPlan, type ClientReport } from './clients';
 
 /**
  * Ingests a small, spec-valid OpenLineage sample (two jobs, three runs, schema, dataSource,
@@ -106,26 +106,11 @@ export function sampleEvents(ns = 'food_delivery', now = Date.now(), runIds?: re
 }
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const opt = (name: string): string | undefined => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
+  const { opt, log, timings, timed } = toolRun(process.argv.slice(2));
   const repo = findRepo();
   const outDir = opt('out-dir') ?? path.join(repo, 'tools', 'marquez-clients');
   const prefix = opt('prefix') ?? 'marquez-0.50-sample';
-  const log: Log = (line) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
   const cleanup: (() => void)[] = [];
-  const timings: Record<string, number> = {};
-  const timed = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
-    const t0 = Date.now();
-    try {
-      return await work();
-    } finally {
-      timings[what] = (Date.now() - t0) / 1000;
-      log(`${what}: ${timings[what]!.toFixed(1)} s`);
-    }
-  };
   try {
     let url = opt('url');
     if (!url) url = await timed('Marquez start (incl. lib/ build if missing)', async () => (await startMarquez(repo, log, cleanup)).url);

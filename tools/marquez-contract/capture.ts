@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ensureJavaClient, ensurePythonClient, runJavaClient, runPythonClient, type ClientReport, type Log } from '../marquez-clients/clients';
-import { findRepo, startMarquez } from '../marquez-clients/baseline';
+import { findRepo, startMarquez, toolRun } from '../marquez-clients/baseline';
 import { contractEvents, sample } from './events';
 import { renderRequest, type NodeRef, type RequestSpec } from './requests';
 
@@ -82,25 +82,10 @@ const EVENT_WINDOWS: [string, string][][] = [
 ];
 
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const opt = (name: string): string | undefined => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
+  const { opt, log, timings, timed } = toolRun(process.argv.slice(2));
   const repo = findRepo();
   const outDir = opt('out-dir') ?? path.join(repo, 'test', 'fixtures', 'marquez-0.50');
-  const log: Log = (line) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
   const cleanup: (() => void)[] = [];
-  const timings: Record<string, number> = {};
-  const timed = async <T>(what: string, work: () => Promise<T>): Promise<T> => {
-    const t0 = Date.now();
-    try {
-      return await work();
-    } finally {
-      timings[what] = Math.round((Date.now() - t0) / 100) / 10;
-      log(`${what}: ${timings[what]} s`);
-    }
-  };
   const t0 = Date.now();
   try {
     const url = opt('url') ?? (await timed('marquezStart', async () => (await startMarquez(repo, log, cleanup)).url));
