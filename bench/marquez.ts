@@ -21,7 +21,7 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * (Marquez GET /api/v1/lineage depth 20, undirected; Tributary BOTH depth 20), column lineage
  * upstream depth 20, node sets compared; then Marquez's own read API on both sides, the same GET
  * requests to each (bench/marquez-endpoints.ts); RSS of each side's processes. Tributary runs with
- * TRIBUTARY_MAX_NODES=50000, so that its lineage answers are as whole as Marquez's.
+ * TRIBUTARY_MARQUEZ_MAX_NODES=50000, so that its Marquez lineage answers are as whole as Marquez's.
  * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--tributary-only]
  * (--starts: how many deep datasets the lineage questions start from; Marquez needs minutes per
  * depth-20 lineage on M, cut at its 60 s statement timeout, so M runs with a few.)
@@ -106,7 +106,7 @@ async function startMarquez(log: (l: string) => void, cleanup: (() => void)[]): 
 
 async function startTributary(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', TRIBUTARY_MAX_NODES: '50000', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
+  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', TRIBUTARY_MARQUEZ_MAX_NODES: '50000', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
   const logFile = path.join(work, 'tributary.log');
   log(`starting Tributary (log ${logFile})`);
   const child = startLogged(process.execPath, [path.join(repo, 'dist', 'src', 'main.js')], env, repo, logFile);

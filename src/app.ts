@@ -235,7 +235,7 @@ export async function createApp(
       live: health ? () => health.recoverable() : undefined,
       explorerDir: config.explorer ? defaultExplorerDir() : null,
       embed: config.embed,
-      marquez: { service: marquez, lineage: new MarquezLineage(executor, marquez, config.lineage) },
+      marquez: { service: marquez, lineage: new MarquezLineage(executor, marquez, { maxDepth: config.lineage.maxDepth, maxNodes: config.marquez.maxNodes }) },
     });
     projector.start();
     const gauges = new CoverageGauges(services.coverage, services.breaks, metrics, config.gauges, log);

@@ -47,6 +47,8 @@ export interface Config {
   embedded: EmbeddedNeo4jSettings;
   ingest: IngestSettings;
   lineage: { maxDepth: number; defaultDepth: number; maxNodes: number; maxCoverageEdges: number };
+  /** Marquez's read API (src/marquez): most nodes one of its lineage walks returns (Marquez's answers are whole graphs). */
+  marquez: { maxNodes: number };
   /** GraphQL operations deeper or costlier than this are rejected before they run. */
   graphql: {
     maxDepth: number;

@@ -74,6 +74,7 @@ const envSchema = z.object({
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
+  TRIBUTARY_MARQUEZ_MAX_NODES: positiveInt.max(1_000_000).default(10_000),
   TRIBUTARY_MAX_COVERAGE_EDGES: positiveInt.default(200_000),
   TRIBUTARY_PLAN_WARMUP: z.enum(['first', 'all', 'true', 'false']).default('first'),
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
@@ -242,6 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxNodes: e.TRIBUTARY_MAX_NODES,
       maxCoverageEdges: e.TRIBUTARY_MAX_COVERAGE_EDGES,
     },
+    marquez: { maxNodes: e.TRIBUTARY_MARQUEZ_MAX_NODES },
     graphql: {
       maxDepth: e.TRIBUTARY_MAX_QUERY_DEPTH,
       maxComplexity: e.TRIBUTARY_MAX_QUERY_COMPLEXITY,

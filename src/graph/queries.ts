@@ -107,6 +107,8 @@ export enum Query {
   MarquezSources = 'marquez/sources',
   MarquezJobVersions = 'marquez/job-versions',
   MarquezEventsOfRuns = 'marquez/events-of-runs',
+  MarquezRunsLight = 'marquez/runs-light',
+  MarquezSearch = 'marquez/search',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

@@ -60,7 +60,7 @@ export class MarquezLineage {
     const jobIds = ids.filter((n) => n.kind === EntityKind.JOB).map((n) => n.id);
     const datasetIds = ids.filter((n) => n.kind === EntityKind.DATASET).map((n) => n.id);
     const [jobs, datasets] = await Promise.all([this.service.jobRows(jobIds), this.service.datasetRows(datasetIds, false)]);
-    const latest = await this.service.runsById(jobs.map((j) => j.runIds[0]).filter((r): r is string => r !== undefined));
+    const latest = await this.service.runsById(jobs.map((j) => j.runIds[0]).filter((r): r is string => r !== undefined), true);
     const edges = new Map<string, { origin: string; destination: string }>();
     for (const { row } of walk.edges) {
       if (row.type !== EdgeType.FEEDS && row.type !== EdgeType.PRODUCES) continue;

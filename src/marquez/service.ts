@@ -3,7 +3,7 @@ import type { Executor } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { Query } from '../graph/queries';
 import { datasetId, derivedUuid, fieldId, jobId, runId } from '../ids';
-import type { CatalogService } from '../lineage/catalog-service';
+import { luceneQuery, type CatalogService } from '../lineage/catalog-service';
 import { EntityKind } from '../lineage/types';
 import { normaliseDatasetName, type IdentityRules } from '../ingest/naming';
 import { datasetShape, datasetVersionShape, datasetVersionUuid, jobShape, runShape, TRIBUTARY_STATES, type DatasetRow, type Json, type JobRow, type RunRow, type VersionRow } from './shapes';
@@ -80,10 +80,13 @@ export class MarquezService {
     return ids.map((id) => byId.get(id)).filter((r): r is JobRow => r !== undefined);
   }
 
-  /** Runs in Marquez's shape by run node id. */
-  async runsById(ids: string[]): Promise<Map<string, Json>> {
+  /**
+   * Runs in Marquez's shape by run node id; `light`: without facets and dataset versions, as Marquez
+   * puts them on the job nodes of its table lineage (one cheap row per run).
+   */
+  async runsById(ids: string[], light = false): Promise<Map<string, Json>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.executor.read<RunRow>(Query.MarquezRunsDetail, { ids: [...new Set(ids)] });
+    const rows = await this.executor.read<RunRow>(light ? Query.MarquezRunsLight : Query.MarquezRunsDetail, { ids: [...new Set(ids)] });
     return new Map(rows.map((r) => [r.run.id, runShape(r)]));
   }
 
@@ -289,24 +292,25 @@ export class MarquezService {
     }
   }
 
-  /** Search as Marquez's `/search` answers it, over Tributary's name index (words matched by prefix); soft-deleted nodes left out. */
+  /**
+   * Search as Marquez's `/search` answers it: jobs and datasets whose words start with the text's
+   * words (Tributary's full-text index; Marquez matches a substring anywhere), in the index's score
+   * order, soft-deleted ones left out; `totalCount` is the page's length, as Marquez's is.
+   */
   async search(q: string, filter: 'JOB' | 'DATASET' | null, namespace: string | null, limit: number): Promise<{ totalCount: number; results: Json[] }> {
-    const kinds = filter === 'JOB' ? [EntityKind.JOB] : filter === 'DATASET' ? [EntityKind.DATASET] : [EntityKind.JOB, EntityKind.DATASET];
-    const { hits } = await this.catalog.search(q, kinds, 0, Math.min(100, Math.max(1, limit)), namespace);
-    const chosen = hits.slice(0, limit);
-    const [jobs, datasets] = await Promise.all([
-      this.catalog.jobs(chosen.filter((h) => h.kind === EntityKind.JOB).map((h) => h.id)),
-      this.catalog.datasets(chosen.filter((h) => h.kind === EntityKind.DATASET).map((h) => h.id)),
-    ]);
-    const found = new Map([...jobs, ...datasets].filter((x) => x !== null).map((x) => [x!.id, x!]));
-    const seen = new Map([...found].map(([id, x]) => [id, x.lastSeen]));
-    // Soft-deleted jobs and datasets are out of Marquez's search, as out of its lists.
-    const results = chosen.filter((h) => !found.get(h.id)?.hiddenAt).map((h) => ({
+    const labels = filter === 'JOB' ? ['Job'] : filter === 'DATASET' ? ['Dataset'] : ['Job', 'Dataset'];
+    const rows = await this.executor.read<{ kind: 'JOB' | 'DATASET'; name: string; namespace: string; lastSeen: string | null }>(Query.MarquezSearch, {
+      query: luceneQuery(q),
+      labels,
+      namespace,
+      limit,
+    });
+    const results = rows.map((h) => ({
       type: h.kind,
       name: h.name,
-      updatedAt: seen.get(h.id) ?? null,
+      updatedAt: h.lastSeen,
       namespace: h.namespace,
-      nodeId: `${h.kind === EntityKind.JOB ? 'job' : 'dataset'}:${h.namespace}:${h.name}`,
+      nodeId: `${h.kind === 'JOB' ? 'job' : 'dataset'}:${h.namespace}:${h.name}`,
     }));
     return { totalCount: results.length, results };
   }

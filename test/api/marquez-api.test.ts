@@ -234,7 +234,7 @@ describe('lineage', () => {
   });
 
   it('says where Tributary’s caps cut an answer Marquez would give whole', async () => {
-    const capped = await startService({ TRIBUTARY_MAX_NODES: '3', TRIBUTARY_MAX_DEPTH: '2', TRIBUTARY_DEFAULT_DEPTH: '2' });
+    const capped = await startService({ TRIBUTARY_MARQUEZ_MAX_NODES: '3', TRIBUTARY_MAX_DEPTH: '2', TRIBUTARY_DEFAULT_DEPTH: '2' });
     try {
       const res = await fetch(`${capped.baseUrl}/api/v1/lineage?nodeId=${enc(jobs('etl_orders')[0]!)}&depth=5`);
       assert.equal(res.status, 200);

@@ -122,6 +122,11 @@ function cases(): Case[] {
     c(Query.MarquezStatsEvents, { buckets: [{ start: '2000-01-01T00:00:00.000Z', end: later }] }, null),
     c(Query.MarquezStatsCreated, { what: 'sources', ends: [later] }, null),
     c(Query.MarquezTags, { skip: 0, limit: 100 }, null),
+    c(Query.MarquezRunsLight, { ids: runs }, 200),
+    c(Query.MarquezEventsOfRuns, { runIds: writerRuns, limit: 100 }, 500),
+    c(Query.MarquezJobVersions, { jobId: jobs[0], skip: 0, limit: 10 }, 1_000),
+    c(Query.MarquezSearch, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, labels: ['Job', 'Dataset'], namespace: ns + deep.namespace, limit: 100 }, null),
+    c(Query.MarquezSources, { name: null, skip: 0, limit: 100 }, null),
   ];
 }
 

@@ -9,6 +9,10 @@ describe('config', () => {
     assert.equal(c.http.port, 5000);
     assert.equal(c.ingest.maxEventBytes, 16 * 1024 * 1024);
     assert.equal(c.lineage.maxDepth, 20);
+    // Marquez's API answers whole graphs: its own node cap, larger than GraphQL's.
+    assert.equal(c.marquez.maxNodes, 10_000);
+    assert.equal(loadConfig({ TRIBUTARY_MARQUEZ_MAX_NODES: '50000' }).marquez.maxNodes, 50_000);
+    assert.throws(() => loadConfig({ TRIBUTARY_MARQUEZ_MAX_NODES: '0' }), /TRIBUTARY_MARQUEZ_MAX_NODES/);
   });
 
   it('accepts neo4j:// routing URIs with credentials and database', () => {

@@ -1,0 +1,15 @@
+// Purpose: Marquez's search (GET /api/v1/search): jobs and datasets whose name, words, namespace or
+//   description match every word of the text as a prefix (index entity_search_v2, as nodes/search.cypher),
+//   in the index's score order, optionally of one kind and one namespace, soft-deleted ones (an
+//   Annotation whose hiddenAt is at or after the node's lastSeen) left out. No ranking of the whole
+//   result or joining of symlinked names (nodes/search.cypher does that for GraphQL): the index's
+//   stream stops at $limit rows, so the cost follows the page, not the number of matches.
+// Parameters: $query: Lucene query (already escaped); $labels: list of 'Dataset' | 'Job'; $namespace:
+//   a namespace or null for all; $limit: most rows
+// Columns: kind ('JOB' | 'DATASET'), name, namespace, lastSeen
+CALL db.index.fulltext.queryNodes('entity_search_v2', $query) YIELD node
+WHERE any(l IN labels(node) WHERE l IN $labels)
+  AND ($namespace IS NULL OR node.namespace = $namespace)
+  AND NOT EXISTS { MATCH (a:Annotation {id: node.id}) WHERE a.hiddenAt >= node.lastSeen }
+RETURN CASE WHEN node:Job THEN 'JOB' ELSE 'DATASET' END AS kind, node.name AS name, node.namespace AS namespace, node.lastSeen AS lastSeen
+LIMIT toInteger($limit)
