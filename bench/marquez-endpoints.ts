@@ -92,6 +92,7 @@ export const pct = (xs: number[], p: number): number => {
 export function renderEndpoints(figs: EndpointFigures[]): string[] {
   const med = (xs: number[]) => pct(xs, 50);
   return [
+    '',
     '### Marquez’s read API, the same requests on both sides',
     '',
     '| request | Marquez p50 / p95 | Tributary p50 / p95 | Tributary faster (p50) | notes |',
