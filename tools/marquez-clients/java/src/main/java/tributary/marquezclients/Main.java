@@ -182,7 +182,9 @@ public final class Main {
     mapper.enable(SerializationFeature.INDENT_OUTPUT);
     final String text = mapper.writeValueAsString(out) + "\n";
     if (args.containsKey("out")) {
-      Files.writeString(Path.of(args.get("out")), text, StandardCharsets.UTF_8);
+      // getBytes replaces what UTF-8 cannot encode (a lone surrogate another test's event carried)
+      // instead of throwing, as Files.writeString does.
+      Files.write(Path.of(args.get("out")), text.getBytes(StandardCharsets.UTF_8));
     } else {
       System.out.print(text);
       System.out.flush();
