@@ -203,18 +203,18 @@ export function transformationOf(json: string | null): { transformationDescripti
   return { transformationDescription: text(first?.description), transformationType: text(first?.subtype) ?? text(first?.type) };
 }
 
+/** What every Marquez shape of a dataset (Dataset, DatasetData, DatasetVersion) says of its identity. */
+function datasetIdentity(d: DatasetRow['dataset']): Json {
+  return { id: { namespace: d.namespace, name: d.name }, type: 'DB_TABLE', name: d.name, physicalName: d.name, namespace: d.namespace, sourceName: d.sourceName ?? DEFAULT_SOURCE };
+}
+
 /** The fields Marquez's Dataset and its lineage DatasetData share. */
 function datasetCore(row: DatasetRow): Json {
   const d = row.dataset;
   return {
-    id: { namespace: d.namespace, name: d.name },
-    type: 'DB_TABLE',
-    name: d.name,
-    physicalName: d.name,
+    ...datasetIdentity(d),
     createdAt: d.firstSeen,
     updatedAt: d.lastSeen,
-    namespace: d.namespace,
-    sourceName: d.sourceName ?? DEFAULT_SOURCE,
     fields: inSchemaOrder(row).map((f) => ({ name: f.name, type: f.type ?? null, tags: f.tags, description: f.description ?? null })),
     tags: row.tags,
     lastModifiedAt: row.latestWrite?.at ?? null,
@@ -269,14 +269,9 @@ export function datasetVersionShape(ds: DatasetRow, v: VersionRow, run: Json | n
   const names = v.fields ?? ds.fields.map((f) => f.name);
   const lifecycle = (facets.lifecycleStateChange as { lifecycleStateChange?: unknown } | undefined)?.lifecycleStateChange;
   return {
-    id: { namespace: d.namespace, name: d.name },
-    type: 'DB_TABLE',
-    name: d.name,
-    physicalName: d.name,
+    ...datasetIdentity(d),
     createdAt: v.createdAt,
     version: datasetVersionUuid(d.id, v.runId),
-    namespace: d.namespace,
-    sourceName: d.sourceName ?? DEFAULT_SOURCE,
     fields: names.map((name) => {
       const f = types.get(name);
       return { name, type: f?.type ?? null, tags: f?.tags ?? [], description: f?.description ?? null };

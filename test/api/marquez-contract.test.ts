@@ -556,7 +556,7 @@ const ALLOWED: Rule[] = [
   {
     id: 'marquez-default-namespace',
     why: "Marquez always has a `default` namespace (created by its schema migration; its empty dataset list answers 200); Tributary lists only namespaces that hold jobs or datasets (404 for the datasets of `default`).",
-    match: (d, c) => (c.r.group === 'namespaces' && d.kind === 'missing-item' && d.path === 'namespaces[default]') || (requestNamespace(c) === 'default' && d.path === '(status)' && d.m === 200 && d.t === 404),
+    match: (d, c) => (c.r.group === 'namespaces' && d.kind === 'missing-item' && (d.path === 'namespaces[default]' || d.path === '[default]')) || (requestNamespace(c) === 'default' && d.path === '(status)' && d.m === 200 && d.t === 404),
   },
   {
     id: 'events-as-received',
