@@ -133,7 +133,8 @@ describe('Marquez web UI 0.51.1 on Tributary', () => {
 
   it('a dataset: lineage graph with its fields, the dataset’s detail and versions', async () => {
     const v = await open(`/lineage/dataset/${enc(ns)}/public.delivery_7_days?tableLevelNode=${enc(`dataset:${ns}:public.delivery_7_days`)}`);
-    await shows(v, ['public.delivery_7_days', 'etl_delivery_7_days', 'public.orders_7_days', 'customer_email']);
+    // The drawer's text (the dataset's description) comes from its own request, after the graph's.
+    await shows(v, ['public.delivery_7_days', 'etl_delivery_7_days', 'public.orders_7_days', 'customer_email', 'A table for weekly deliveries']);
     assert.ok(v.api.some((a) => a.startsWith(`200 /api/v1/namespaces/${ns}/datasets/public.delivery_7_days`)), v.api.join('; '));
     await done(v, 'dataset-lineage');
   });
