@@ -82,15 +82,24 @@ async function fetchJson(url: string): Promise<{ status: number; body: any }> {
 
 const ours = (ns: unknown) => typeof ns === 'string' && ns.startsWith(p);
 
-/** Every item of a Marquez list across all pages of 1000 (Tributary's largest page). */
-async function allPages(url: string, key: string): Promise<{ status: number; items: any[] }> {
+/**
+ * Every item of a Marquez list across all pages of 1000 (Tributary's largest page), once each by
+ * `identity`: other test files ingest while the pages are read, so an item can move to the next page
+ * and be read twice (the events list is newest first).
+ */
+async function allPages(url: string, key: string, identity: (item: any) => string = (x) => JSON.stringify(x)): Promise<{ status: number; items: any[] }> {
+  const seen = new Set<string>();
   const items: any[] = [];
   for (let offset = 0; ; offset += 1000) {
     const sep = url.includes('?') ? '&' : '?';
     const page = await fetchJson(`${url}${sep}limit=1000&offset=${offset}`);
     if (page.status !== 200) return { status: page.status, items };
     const got = (page.body?.[key] ?? []) as any[];
-    items.push(...got);
+    for (const item of got) {
+      const id = identity(item);
+      if (!seen.has(id)) items.push(item);
+      seen.add(id);
+    }
     if (got.length < 1000) return { status: 200, items };
   }
 }
@@ -106,11 +115,11 @@ async function answer(r: RecordedResponse): Promise<{ status: number; body: any;
   const limit = Number(q.get('limit') ?? 100);
   switch (r.group) {
     case 'namespaces': {
-      const all = await allPages('/api/v1/namespaces', 'namespaces');
+      const all = await allPages('/api/v1/namespaces', 'namespaces', (n) => n?.name);
       return { status: all.status, body: { namespaces: all.items.filter((n) => ours(n.name)) } };
     }
     case 'jobs-all': {
-      const all = await allPages('/api/v1/jobs', 'jobs');
+      const all = await allPages('/api/v1/jobs', 'jobs', (j) => `${j?.namespace}:${j?.name}`);
       const mine = all.items.filter((j) => ours(j.namespace));
       return { status: all.status, body: { jobs: mine.slice(0, limit), totalCount: mine.length } };
     }
