@@ -3,7 +3,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { send } from './http-client';
-import { compareEndpoints, renderEndpoints } from './marquez-endpoints';
+import { compareEndpoints, renderEndpoints, type MarquezAnswers } from './marquez-endpoints';
 import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
 import { freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
@@ -22,9 +22,12 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * upstream depth 20, node sets compared; then Marquez's own read API on both sides, the same GET
  * requests to each (bench/marquez-endpoints.ts); RSS of each side's processes. Tributary runs with
  * TRIBUTARY_MARQUEZ_MAX_NODES=50000, so that its Marquez lineage answers are as whole as Marquez's.
- * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--tributary-only]
+ * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--marquez-timeout 60s] [--tributary-only]
  * (--starts: how many deep datasets the lineage questions start from; Marquez needs minutes per
- * depth-20 lineage on M, cut at its 60 s statement timeout, so M runs with a few.)
+ * depth-20 lineage on M, so M runs with a few. --marquez-timeout: PostgreSQL's statement_timeout
+ * for Marquez; a request cut by it counts as an error, and its time as a lower bound of Marquez's.
+ * Marquez's table lineage is timed once per start, in the first comparison, and that answer is
+ * reused by the Marquez-API comparison, which sends Tributary the same request.)
  * (--tributary-only: Tributary's ingestion figures alone, for iterating; writes no report).
  * Writes bench/MARQUEZ-<size>.md and bench/marquez-<size>.json. Not part of npm test.
  */
@@ -45,6 +48,8 @@ async function main(): Promise<void> {
   const seqEvents = opt('seq', 1000);
   const only = args.includes('--tributary-only');
   const startCount = opt('starts', 20);
+  const timeoutAt = args.indexOf('--marquez-timeout');
+  const marquezTimeout = timeoutAt >= 0 ? args[timeoutAt + 1]! : '60s';
   if (!fs.existsSync(path.join(baseline, 'run.sh'))) {
     process.stdout.write(`bench:marquez skipped: ${baseline} is absent (it holds the Marquez 0.50.0 source build; see its README)\n`);
     return;
@@ -55,7 +60,7 @@ async function main(): Promise<void> {
   const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
   const cleanup: (() => void)[] = [];
   try {
-    const marquez = only ? null : await startMarquez(log, cleanup);
+    const marquez = only ? null : await startMarquez(log, cleanup, marquezTimeout);
     const tributary = await startTributary(work, log, cleanup);
     const sides = marquez ? [marquez, tributary] : [tributary];
     const results: Record<string, { seq: Phase[]; conc: Phase[] }> = { Marquez: { seq: [], conc: [] }, Tributary: { seq: [], conc: [] } };
@@ -86,8 +91,9 @@ async function main(): Promise<void> {
     log(`with 50 GraphQL readers: 1 client ${readers.result.seq.evPerS.toFixed(1)} ev/s, 16 clients ${readers.result.conc.evPerS.toFixed(1)} ev/s; ${readers.reads} reads, p50 ${readers.p50.toFixed(1)} ms, ${readers.errors} errors`);
     if (!marquez) return;
     const starts = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2).slice(0, startCount);
-    const queries = await compareQueries(agent, marquez, tributary, starts, log);
-    const endpoints = await compareEndpoints(agent, marquez, tributary, starts, log);
+    const marquezAnswers: MarquezAnswers = new Map();
+    const queries = await compareQueries(agent, marquez, tributary, starts, log, marquezAnswers);
+    const endpoints = await compareEndpoints(agent, marquez, tributary, starts, log, marquezAnswers);
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
     const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderEndpoints(endpoints).join('\n');
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
@@ -99,8 +105,8 @@ async function main(): Promise<void> {
   }
 }
 
-async function startMarquez(log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
-  const m = await startMarquezBaseline(repo, log, cleanup);
+async function startMarquez(log: (l: string) => void, cleanup: (() => void)[], statementTimeout: string): Promise<Side> {
+  const m = await startMarquezBaseline(repo, log, cleanup, statementTimeout);
   return { name: 'Marquez', port: m.port, pids: () => [m.pid, ...pidsOf('postgres')] };
 }
 
@@ -178,7 +184,14 @@ async function withReaders(agent: http.Agent, side: Side, datasets: { namespace:
 
 type QueryFigures = { case: string; marquezMs: number[]; tributaryMs: number[]; marquezNodes: number[]; tributaryNodes: number[]; shared: number[]; marquezErrors: number; onlyTributary: string[]; onlyMarquez: string[] };
 
-async function compareQueries(agent: http.Agent, marquez: Side, tributary: Side, starts: { namespace: string; name: string; fields: string[]; columnLineage: boolean }[], log: (l: string) => void) {
+async function compareQueries(
+  agent: http.Agent,
+  marquez: Side,
+  tributary: Side,
+  starts: { namespace: string; name: string; fields: string[]; columnLineage: boolean }[],
+  log: (l: string) => void,
+  marquezAnswers: MarquezAnswers,
+) {
   const gql = (query: string, variables: Record<string, unknown>) => send(agent, tributary.port, 'POST', '/graphql', JSON.stringify({ query, variables }));
   const lineageQuery = `query($id: ID!, $depth: Int!, $g: Granularity!, $d: LineageDirection!) { lineage(nodeId: $id, depth: $depth, granularity: $g, direction: $d) { nodes { id } } }`;
   const cases: QueryFigures[] = [];
@@ -194,6 +207,7 @@ async function compareQueries(agent: http.Agent, marquez: Side, tributary: Side,
       const nodeId = kind === 'lineage' ? `dataset:${s.namespace}:${s.name}` : `datasetField:${s.namespace}:${s.name}:${field}`;
       const url = kind === 'lineage' ? `/api/v1/lineage?nodeId=${encodeURIComponent(nodeId)}&depth=20` : `/api/v1/column-lineage?nodeId=${encodeURIComponent(nodeId)}&depth=20`;
       const [m, mMs] = await timed(() => send(agent, marquez.port, 'GET', url));
+      if (kind === 'lineage') marquezAnswers.set(url, { ...m, ms: mMs });
       const variables = kind === 'lineage'
         ? { id: datasetId(s.namespace, s.name), depth: 20, g: 'DATASET', d: 'BOTH' }
         : { id: fieldId(s.namespace, s.name, field), depth: 20, g: 'FIELD', d: 'UPSTREAM' };

@@ -7,8 +7,8 @@
 // Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows;
 //   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'COLLECTED' (without it, the edges of jobs
 //   whose lineage Tributary collected are left out); $asOf, $indirect, $metadata: ignored
-// Columns: fromId, toId (edge in data-flow direction), type ('FEEDS' | 'PRODUCES'), firstSeen, lastSeen,
-//   declared, current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}, evidence ('REPORTED' | 'COLLECTED')
+// Columns: fromId, toId (edge in data-flow direction), type ('FEEDS' | 'PRODUCES'), firstSeen, lastSeen
+//   (always null: Marquez's lineage has no edge times, and a 20,000-node answer meets 56,000 rows), declared, current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}, evidence ('REPORTED' | 'COLLECTED')
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (d:Dataset {id: id})-[e:FEEDS]->(n:Job)
@@ -33,7 +33,7 @@ CALL () {
 WITH fromId, toId, type, e, n, kind
 WHERE (kind = 'DATASET' OR n.collectedBy IS NULL OR 'COLLECTED' IN $follow)
   AND NOT EXISTS { MATCH (a:Annotation {id: n.id}) WHERE a.hiddenAt >= n.lastSeen }
-RETURN fromId, toId, type, e.firstSeen AS firstSeen, e.lastSeen AS lastSeen, coalesce(e.declared, true) AS declared,
+RETURN fromId, toId, type, null AS firstSeen, null AS lastSeen, coalesce(e.declared, true) AS declared,
        true AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node,
        CASE WHEN n.collectedBy IS NOT NULL THEN 'COLLECTED' ELSE 'REPORTED' END AS evidence
 LIMIT toInteger($limit)

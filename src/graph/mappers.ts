@@ -9,29 +9,21 @@ import { type Integer, isDate, isDateTime, isDuration, isInt, isLocalDateTime, i
  */
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
+  // Strings, numbers and booleans first: most values of a large answer are.
+  if (typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(toPlain);
   if (isInt(value)) {
     const int = value as Integer;
     return int.inSafeRange() ? int.toNumber() : int.toString();
   }
-  if (
-    isDate(value as object) ||
-    isDateTime(value as object) ||
-    isLocalDateTime(value as object) ||
-    isTime(value as object) ||
-    isLocalTime(value as object) ||
-    isDuration(value as object)
-  ) {
+  if (isDate(value) || isDateTime(value) || isLocalDateTime(value) || isTime(value) || isLocalTime(value) || isDuration(value)) {
     return String(value);
   }
-  if (isNode(value as object)) return toPlain((value as { properties: unknown }).properties);
-  if (isRelationship(value as object)) return toPlain((value as { properties: unknown }).properties);
-  if (Array.isArray(value)) return value.map(toPlain);
-  if (typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = toPlain(v);
-    return out;
-  }
-  return value;
+  if (isNode(value)) return toPlain((value as { properties: unknown }).properties);
+  if (isRelationship(value)) return toPlain((value as { properties: unknown }).properties);
+  const out: Record<string, unknown> = {};
+  for (const k in value) out[k] = toPlain((value as Record<string, unknown>)[k]);
+  return out;
 }
 
 /** Parses a JSON property (facets, transformations); null or invalid text gives null. */

@@ -107,8 +107,9 @@ export enum Query {
   MarquezSources = 'marquez/sources',
   MarquezJobVersions = 'marquez/job-versions',
   MarquezEventsOfRuns = 'marquez/events-of-runs',
-  MarquezRunsLight = 'marquez/runs-light',
   MarquezSearch = 'marquez/search',
+  MarquezLineageJobs = 'marquez/lineage-jobs',
+  MarquezLineageDatasets = 'marquez/lineage-datasets',
 }
 
 export type QueryTexts = Readonly<Record<Query, string>>;

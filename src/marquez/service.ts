@@ -80,13 +80,10 @@ export class MarquezService {
     return ids.map((id) => byId.get(id)).filter((r): r is JobRow => r !== undefined);
   }
 
-  /**
-   * Runs in Marquez's shape by run node id; `light`: without facets and dataset versions, as Marquez
-   * puts them on the job nodes of its table lineage (one cheap row per run).
-   */
-  async runsById(ids: string[], light = false): Promise<Map<string, Json>> {
+  /** Runs in Marquez's shape by run node id. */
+  async runsById(ids: string[]): Promise<Map<string, Json>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.executor.read<RunRow>(light ? Query.MarquezRunsLight : Query.MarquezRunsDetail, { ids: [...new Set(ids)] });
+    const rows = await this.executor.read<RunRow>(Query.MarquezRunsDetail, { ids: [...new Set(ids)] });
     return new Map(rows.map((r) => [r.run.id, runShape(r)]));
   }
 

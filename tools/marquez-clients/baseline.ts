@@ -19,15 +19,16 @@ export interface MarquezBaseline {
  * Starts Marquez 0.50.0 with ../shared/marquez-baseline/run.sh on free ports with a fresh temporary
  * cluster; returns its URL, port and the pid of its JVM. `cleanup` gets the function that stops
  * Marquez and PostgreSQL and removes the cluster. Used by sample.ts, tools/marquez-contract/capture.ts
- * and bench/marquez.ts.
+ * and bench/marquez.ts. `statementTimeout`: PostgreSQL's statement_timeout for Marquez's role
+ * (default 60s: a request past it answers 500 instead of holding the caller for minutes).
  */
-export async function startMarquez(repo: string, log: Log, cleanup: (() => void)[]): Promise<MarquezBaseline> {
+export async function startMarquez(repo: string, log: Log, cleanup: (() => void)[], statementTimeout = '60s'): Promise<MarquezBaseline> {
   const baseline = path.resolve(repo, '..', 'shared', 'marquez-baseline');
   if (!fs.existsSync(path.join(baseline, 'run.sh'))) throw new Error(`${baseline}/run.sh is absent; pass --url`);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'marquez-clients-'));
   fs.chmodSync(work, 0o755); // PostgreSQL runs as the postgres user
   const port = await freePort();
-  const env = { ...process.env, FRESH: '1', PGDATA: path.join(work, 'pgdata'), MARQUEZ_PORT: String(port), MARQUEZ_ADMIN_PORT: String(await freePort()), POSTGRES_PORT: String(await freePort()), PG_STATEMENT_TIMEOUT: '60s' };
+  const env = { ...process.env, FRESH: '1', PGDATA: path.join(work, 'pgdata'), MARQUEZ_PORT: String(port), MARQUEZ_ADMIN_PORT: String(await freePort()), POSTGRES_PORT: String(await freePort()), PG_STATEMENT_TIMEOUT: statementTimeout };
   const logFile = path.join(work, 'marquez.log');
   log(`starting Marquez (run.sh builds ${baseline}/lib once with mvn; log ${logFile})`);
   const out = fs.openSync(logFile, 'a');
