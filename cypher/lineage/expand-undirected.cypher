@@ -4,7 +4,9 @@
 //   of an input, other writers of an output) are reached too. Symlinked names are not joined (no
 //   ALIAS rows). Soft-deleted neighbours (an Annotation whose hiddenAt is at or after the node's
 //   lastSeen) are left out. Current edges only.
-// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows;
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $previousIds: the frontier of the
+//   hop before, whose edges to this frontier were that hop's rows (left out here: the walk meets
+//   each edge once, which halves the rows of a whole-graph answer); $limit: maximum rows;
 //   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'COLLECTED' (without it, the edges of jobs
 //   whose lineage Tributary collected are left out); $asOf, $indirect, $metadata: ignored
 // Columns: fromId, toId (edge in data-flow direction), type ('FEEDS' | 'PRODUCES'), firstSeen, lastSeen
@@ -31,7 +33,8 @@ CALL () {
   RETURN j.id AS fromId, n.id AS toId, 'PRODUCES' AS type, e, n, 'DATASET' AS kind
 }
 WITH fromId, toId, type, e, n, kind
-WHERE (kind = 'DATASET' OR n.collectedBy IS NULL OR 'COLLECTED' IN $follow)
+WHERE NOT n.id IN $previousIds
+  AND (kind = 'DATASET' OR n.collectedBy IS NULL OR 'COLLECTED' IN $follow)
   AND NOT EXISTS { MATCH (a:Annotation {id: n.id}) WHERE a.hiddenAt >= n.lastSeen }
 RETURN fromId, toId, type, null AS firstSeen, null AS lastSeen, coalesce(e.declared, true) AS declared,
        true AS current, {id: n.id, kind: kind, namespace: n.namespace, name: n.name} AS node,

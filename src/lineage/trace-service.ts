@@ -192,7 +192,7 @@ function declaredRefs(row: TraceRow): DeclaredRef[] {
 /** The DECLARED hops from the items a REPORTED walk reached (one declared step over all of them). */
 async function unfollowedHops(tx: TxRunner, walk: Traversal<TraceRow>): Promise<TraceHop[]> {
   const items = [...walk.reached.values()].filter((r) => walk.openFrom === null || r.distance < walk.openFrom).map((r) => r.node);
-  const params = TRACE.frontier(items);
+  const params = TRACE.frontier(items, []);
   const step = walk.direction === Direction.UPSTREAM ? Query.TraceDeclaredUpstreamStep : Query.TraceDeclaredDownstreamStep;
   const rows = await tx.run<TraceRow>(step, { ...params, limit: MAX_UNFOLLOWED });
   const upstream = walk.direction === Direction.UPSTREAM;

@@ -85,7 +85,8 @@ export interface TraversalMode<R extends StepRow> {
   /** Step queries of DECLARED edges, run when the request follows DECLARED (same frontier parameters and row shape). */
   readonly declaredSteps?: Readonly<Record<FlowDirection, Query>>;
   readonly follow: readonly EdgeType[];
-  frontier(nodes: readonly EntityRef[]): Record<string, unknown>;
+  /** The step's parameters for a frontier; `previous` is the frontier of the hop before (the nodes one hop nearer the starts). */
+  frontier(nodes: readonly EntityRef[], previous: readonly EntityRef[]): Record<string, unknown>;
   /** Only a type marker for R (never read). */
   readonly row?: R;
 }
@@ -108,7 +109,8 @@ export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
 export const UNDIRECTED_LINEAGE: TraversalMode<ExpandRow> = {
   steps: { [Direction.UPSTREAM]: Query.ExpandUndirected, [Direction.DOWNSTREAM]: Query.ExpandUndirected },
   follow: [EdgeType.FEEDS, EdgeType.PRODUCES],
-  frontier: (nodes) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB) }),
+  // The edges back to the hop before were all rows of that hop's step: left out, each edge is met once.
+  frontier: (nodes, previous) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB), previousIds: previous.map((n) => n.id) }),
 };
 
 /** Fields, joined by column lineage through jobs: DERIVES, and INFLUENCES to every field of the output. */
@@ -199,10 +201,11 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
     leftOut,
   });
   let frontier: EntityRef[] = [...req.starts];
+  let previous: EntityRef[] = [];
   let added = 0;
   for (let hop = 1; frontier.length > 0; hop++) {
     const probing = hop > req.depth;
-    const params = mode.frontier(frontier);
+    const params = mode.frontier(frontier, previous);
     const rows = await tx.run<R>(mode.steps[req.direction], {
       ...params,
       asOf: req.asOf,
@@ -231,6 +234,7 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
     if (rows.length >= rowLimit) return done([TruncationReason.NODE_LIMIT], hop - 1);
     if (probing) break;
     if (next.length > 0 && req.until?.(hop, done([], hop))) return done([], hop);
+    previous = frontier;
     frontier = next;
   }
   return done([], null);

@@ -76,17 +76,19 @@ export class MarquezLineage {
       const key = `${row.fromId}\u0000${row.toId}`;
       if (!edges.has(key)) edges.set(key, { origin: mq(row.fromId), destination: mq(row.toId) });
     }
-    const byOrigin = groupBy([...edges.values()], (e) => e.origin);
-    const byDestination = groupBy([...edges.values()], (e) => e.destination);
-    const sortEdges = (list: { origin: string; destination: string }[] = []) => [...list].sort((a, b) => cmp(a.origin, b.origin) || cmp(a.destination, b.destination));
+    // Sorted once: every group keeps that order (Marquez's, by origin then destination).
+    const sorted = [...edges.values()].sort((a, b) => cmp(a.origin, b.origin) || cmp(a.destination, b.destination));
+    const byOrigin = groupBy(sorted, (e) => e.origin);
+    const byDestination = groupBy(sorted, (e) => e.destination);
+    const edgesOf = (list: { origin: string; destination: string }[] | undefined) => list ?? [];
     const graph: Json[] = [
       ...jobs.map((j) => {
         const id = mq(j.job.id);
-        return { id, type: 'JOB', data: jobData(j, j.latest ? runShape(j.latest) : null), inEdges: sortEdges(byDestination.get(id)), outEdges: sortEdges(byOrigin.get(id)) };
+        return { id, type: 'JOB', data: jobData(j, j.latest ? runShape(j.latest) : null), inEdges: edgesOf(byDestination.get(id)), outEdges: edgesOf(byOrigin.get(id)) };
       }),
       ...datasets.map((d) => {
         const id = mq(d.dataset.id);
-        return { id, type: 'DATASET', data: datasetData(d), inEdges: sortEdges(byDestination.get(id)), outEdges: sortEdges(byOrigin.get(id)) };
+        return { id, type: 'DATASET', data: datasetData(d), inEdges: edgesOf(byDestination.get(id)), outEdges: edgesOf(byOrigin.get(id)) };
       }),
     ].sort((a, b) => cmp(a.id as string, b.id as string));
     return { graph, truncatedBy: nodeLimitOnly(walk), depth };

@@ -1,5 +1,5 @@
 import { notFound } from '../errors';
-import type { Executor } from '../graph/executor';
+import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { Query } from '../graph/queries';
 import { datasetId, derivedUuid, fieldId, jobId, runId } from '../ids';
@@ -42,19 +42,29 @@ export class MarquezService {
     return namespaceShape(row);
   }
 
-  private jobsPage(namespace: string | null, states: string[] | null, page: Page) {
-    return this.executor.read<{ total: number; ids: string[] }>(Query.MarquezJobsPage, { namespace, states, skip: page.offset, limit: page.limit }).then((r) => r[0] ?? { total: 0, ids: [] });
+  /** `query` in `tx` when given (one snapshot with the caller's other reads), else in its own read transaction. */
+  private query<Row>(tx: TxRunner | undefined, query: Query, params: Record<string, unknown>): Promise<Row[]> {
+    return tx ? tx.run<Row>(query, params) : this.executor.read<Row>(query, params);
   }
 
-  private datasetsPage(namespace: string, page: Page) {
-    return this.executor.read<{ total: number; ids: string[] }>(Query.MarquezDatasetsPage, { namespace, skip: page.offset, limit: page.limit }).then((r) => r[0] ?? { total: 0, ids: [] });
+  private jobsPage(namespace: string | null, states: string[] | null, page: Page, tx?: TxRunner) {
+    return this.query<{ total: number; ids: string[] }>(tx, Query.MarquezJobsPage, { namespace, states, skip: page.offset, limit: page.limit }).then((r) => r[0] ?? { total: 0, ids: [] });
   }
 
-  /** Jobs of a namespace (null: all), newest first; `states` are Marquez run states (null: all). */
-  async jobs(namespace: string | null, states: string[] | null, page: Page): Promise<{ jobs: Json[]; totalCount: number }> {
+  private datasetsPage(namespace: string, page: Page, tx: TxRunner) {
+    return this.query<{ total: number; ids: string[] }>(tx, Query.MarquezDatasetsPage, { namespace, skip: page.offset, limit: page.limit }).then((r) => r[0] ?? { total: 0, ids: [] });
+  }
+
+  /**
+   * Jobs of a namespace (null: all), newest first; `states` are Marquez run states (null: all). The
+   * page, its jobs and their runs are read in one transaction: one snapshot, one commit.
+   */
+  jobs(namespace: string | null, states: string[] | null, page: Page): Promise<{ jobs: Json[]; totalCount: number }> {
     const tributaryStates = states ? [...new Set(states.flatMap((s) => TRIBUTARY_STATES[s] ?? []))] : null;
-    const { total, ids } = await this.jobsPage(namespace, tributaryStates, page);
-    return { jobs: await this.jobsById(ids), totalCount: total };
+    return this.executor.readTx('marquez jobs', async (tx) => {
+      const { total, ids } = await this.jobsPage(namespace, tributaryStates, page, tx);
+      return { jobs: await this.jobsById(ids, false, tx), totalCount: total };
+    });
   }
 
   /** A job; a soft-deleted one is NOT_FOUND unless `withHidden` (the answer to its own deletion). */
@@ -65,25 +75,25 @@ export class MarquezService {
   }
 
   /** Jobs in Marquez's shape, in the order of `ids` (missing or soft-deleted ones left out unless `withHidden`). */
-  async jobsById(ids: string[], withHidden = false): Promise<Json[]> {
+  async jobsById(ids: string[], withHidden = false, tx?: TxRunner): Promise<Json[]> {
     if (ids.length === 0) return [];
-    const rows = await this.jobRows(ids);
+    const rows = await this.jobRows(ids, tx);
     const visible = rows.filter((r) => withHidden || !r.hidden);
-    const runs = await this.runsById(visible.flatMap((r) => r.runIds));
+    const runs = await this.runsById(visible.flatMap((r) => r.runIds), tx);
     return visible.map((r) => jobShape(r, r.runIds.map((id) => runs.get(id)).filter((x): x is Json => x !== undefined)));
   }
 
   /** The rows of jobs-detail.cypher, in the order of `ids`, missing ones left out. */
-  async jobRows(ids: string[]): Promise<JobRow[]> {
-    const rows = await this.executor.read<JobRow>(Query.MarquezJobsDetail, { ids });
+  async jobRows(ids: string[], tx?: TxRunner): Promise<JobRow[]> {
+    const rows = await this.query<JobRow>(tx, Query.MarquezJobsDetail, { ids });
     const byId = new Map(rows.map((r) => [r.job.id, r]));
     return ids.map((id) => byId.get(id)).filter((r): r is JobRow => r !== undefined);
   }
 
   /** Runs in Marquez's shape by run node id. */
-  async runsById(ids: string[]): Promise<Map<string, Json>> {
+  async runsById(ids: string[], tx?: TxRunner): Promise<Map<string, Json>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.executor.read<RunRow>(Query.MarquezRunsDetail, { ids: [...new Set(ids)] });
+    const rows = await this.query<RunRow>(tx, Query.MarquezRunsDetail, { ids: [...new Set(ids)] });
     return new Map(rows.map((r) => [r.run.id, runShape(r)]));
   }
 
@@ -123,11 +133,14 @@ export class MarquezService {
     return { runId: uuid.toLowerCase(), facets };
   }
 
-  async datasets(namespace: string, page: Page): Promise<{ datasets: Json[]; totalCount: number }> {
-    const { total, ids } = await this.datasetsPage(namespace, page);
-    if (total === 0 && (await this.jobsPage(namespace, null, { limit: 1, offset: 0 })).total === 0) throw notFound(`Namespace '${namespace}' not found.`);
-    const rows = await this.datasetRows(ids);
-    return { datasets: rows.map(datasetShape), totalCount: total };
+  /** A namespace's datasets, page and details read in one transaction. */
+  datasets(namespace: string, page: Page): Promise<{ datasets: Json[]; totalCount: number }> {
+    return this.executor.readTx('marquez datasets', async (tx) => {
+      const { total, ids } = await this.datasetsPage(namespace, page, tx);
+      if (total === 0 && (await this.jobsPage(namespace, null, { limit: 1, offset: 0 }, tx)).total === 0) throw notFound(`Namespace '${namespace}' not found.`);
+      const rows = await this.datasetRows(ids, true, tx);
+      return { datasets: rows.map(datasetShape), totalCount: total };
+    });
   }
 
   /** A dataset; a soft-deleted one is NOT_FOUND unless `withHidden` (the answer to its own deletion). */
@@ -138,9 +151,9 @@ export class MarquezService {
   }
 
   /** The rows of datasets-detail.cypher, in the order of `ids`, missing ones left out (column lineage read unless told not to). */
-  async datasetRows(ids: string[], withColumnLineage = true): Promise<DatasetRow[]> {
+  async datasetRows(ids: string[], withColumnLineage = true, tx?: TxRunner): Promise<DatasetRow[]> {
     if (ids.length === 0) return [];
-    const rows = await this.executor.read<DatasetRow>(Query.MarquezDatasetsDetail, { ids, withColumnLineage });
+    const rows = await this.query<DatasetRow>(tx, Query.MarquezDatasetsDetail, { ids, withColumnLineage });
     const byId = new Map(rows.map((r) => [r.dataset.id, r]));
     return ids.map((id) => byId.get(id)).filter((r): r is DatasetRow => r !== undefined);
   }

@@ -113,7 +113,7 @@ function cases(): Case[] {
     c(Query.MarquezRunEvents, { runId: runs[0], limit: 100 }, 200),
     c(Query.MarquezColumnLineageStarts, { datasetId: ds[0], fieldId: null, jobId: null, limit: 100 }, 5_000),
     c(Query.MarquezExistingIds, { datasetIds: ds, jobIds: jobs, fieldIds: [field] }, 100),
-    c(Query.ExpandUndirected, { datasetIds: ds, jobIds: jobs, limit: 100, follow: ['FEEDS', 'PRODUCES'] }, 1_000),
+    c(Query.ExpandUndirected, { datasetIds: ds, jobIds: jobs, previousIds: [], limit: 100, follow: ['FEEDS', 'PRODUCES'] }, 1_000),
     c(Query.MarquezJobsPage, { namespace: ns + writer.namespace, states: null, skip: 0, limit: 20 }, 5_000),
     c(Query.MarquezDatasetsPage, { namespace: ns + deep.namespace, skip: 0, limit: 20 }, 3_000),
     c(Query.MarquezNamespaces, { name: ns + writer.namespace, skip: 0, limit: 1 }, null),

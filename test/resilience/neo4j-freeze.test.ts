@@ -109,7 +109,7 @@ describe('a frozen embedded Neo4j (SIGSTOP)', () => {
         }
       }
     };
-    const reads = { graphql: [] as { status: number; ms: number; retryAfter: string | null }[], rest: [] as { status: number; ms: number }[], typename: [] as number[], ready: [] as { status: number; ms: number }[], health: [] as number[] };
+    const reads = { graphql: [] as { status: number; ms: number; retryAfter: string | null }[], rest: [] as { status: number; ms: number }[], marquez: [] as { status: number; retryAfter: string | null; body: string }[], typename: [] as number[], ready: [] as { status: number; ms: number }[], health: [] as number[] };
     const reader = async () => {
       const id = datasetId(ns, 'out0');
       while (frozen) {
@@ -117,6 +117,9 @@ describe('a frozen embedded Neo4j (SIGSTOP)', () => {
         reads.graphql.push(g);
         const c = await timed(`/api/v1/coverage?scope=NAMESPACE&value=${encodeURIComponent(ns)}`);
         reads.rest.push(c);
+        const m = await timed(`/api/v1/lineage?nodeId=${encodeURIComponent(`dataset:${ns}:out0`)}&depth=20`);
+        reads.rest.push(m);
+        reads.marquez.push(m);
         await sleep(100);
       }
     };
@@ -155,6 +158,14 @@ describe('a frozen embedded Neo4j (SIGSTOP)', () => {
     assert.ok(settledReads.every((r) => r.status === 503 || r.status === 200), `reads answer 503 (or 200): ${settledReads.map((r) => r.status).join(' ')}`);
     assert.ok(reads.graphql.some((r) => r.status === 503), 'GraphQL reads are 503 while Neo4j is frozen');
     assert.ok(reads.graphql.filter((r) => r.status === 503).every((r) => r.retryAfter === '5'), 'GraphQL 503s say Retry-After');
+    // Marquez's API (src/marquez): 503 in Marquez's error shape, with Retry-After.
+    assert.ok(reads.marquez.some((r) => r.status === 503), `Marquez lineage reads are 503 while Neo4j is frozen: ${reads.marquez.map((r) => r.status).join(' ')}`);
+    for (const r of reads.marquez.filter((x) => x.status === 503)) {
+      assert.equal(r.retryAfter, '5');
+      const body = JSON.parse(r.body) as { code?: unknown; message?: unknown };
+      assert.equal(body.code, 503, r.body);
+      assert.equal(typeof body.message, 'string', r.body);
+    }
     assert.ok(max(settledReads.map((r) => r.ms)) < READ_DEADLINE_MS + 2000, `reads end within their deadline (${max(settledReads.map((r) => r.ms))} ms)`);
     assert.ok(reads.ready.some((r) => r.status === 503), '/readyz says not ready while Neo4j is frozen');
     assert.ok(max(reads.ready.map((r) => r.ms)) < 1000, `/readyz answers within a second (${max(reads.ready.map((r) => r.ms))} ms)`);

@@ -77,6 +77,18 @@ describe('a supervised embedded Neo4j', () => {
     };
     // Reads while Neo4j is down: the lineage diff (two snapshots, then run reports) over REST and GraphQL.
     const diffAnswers: number[] = [];
+    // Marquez's table lineage (src/marquez), sent just before the kill so that it is in flight when
+    // Neo4j dies: 200, or 503 in Marquez's error shape with Retry-After.
+    const marquezAnswers: string[] = [];
+    const marquezLineage = async () => {
+      const res = await fetch(`${base}/api/v1/lineage?nodeId=${encodeURIComponent(`dataset:${ns}:out0`)}&depth=20`).catch(() => null);
+      const text = res ? await res.text() : '';
+      if (res?.status === 200) marquezAnswers.push(Array.isArray((JSON.parse(text) as { graph?: unknown }).graph) ? '200' : `200 without a graph: ${text.slice(0, 100)}`);
+      else if (res?.status === 503) {
+        const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+        marquezAnswers.push(body.code === 503 && typeof body.message === 'string' && res.headers.get('retry-after') === '5' ? '503' : `503 not in Marquez's shape: ${text.slice(0, 100)}`);
+      } else marquezAnswers.push(`${res?.status ?? 'network error'} ${text.slice(0, 100)}`);
+    };
     const diffNow = async () => {
       const rest = await fetch(`${base}/api/v1/lineage/diff?scope=NAMESPACE&value=${encodeURIComponent(ns)}&from=2020-01-01T00:00:00Z`);
       diffAnswers.push(rest.status);
@@ -93,8 +105,10 @@ describe('a supervised embedded Neo4j', () => {
       for (let k = 0; k < KILLS; k++) {
         while (acknowledged.size < (events.length / (KILLS + 1)) * (k + 1)) await new Promise((r) => setTimeout(r, 100));
         const pid = supervisor.pid!;
+        const inFlight = marquezLineage();
         process.kill(pid, 'SIGKILL');
-        await diffNow();
+        await Promise.all([inFlight, diffNow()]);
+        await marquezLineage();
         const health = await fetch(`${base}/healthz`);
         assert.equal(health.status, 200, 'a recoverable process is live');
         // Back: the supervisor has restarted it and the liveness probe has seen it answer.
@@ -108,6 +122,11 @@ describe('a supervised embedded Neo4j', () => {
     const afterAll = diffAnswers.length;
     await diffNow();
     assert.deepEqual(diffAnswers.slice(afterAll), [200, 200], 'diffs answer again once Neo4j is back');
+    assert.ok(marquezAnswers.includes('503'), `Marquez lineage while Neo4j was down: ${marquezAnswers.join(' ')}`);
+    assert.deepEqual(marquezAnswers.filter((a) => a !== '200' && a !== '503'), [], 'Marquez lineage in flight or sent while Neo4j is down answers 503 in Marquez’s shape (or 200)');
+    const marquezAfter = marquezAnswers.length;
+    await marquezLineage();
+    assert.deepEqual(marquezAnswers.slice(marquezAfter), ['200'], 'Marquez lineage answers again once Neo4j is back');
     // Projected: the background projector paused while Neo4j was down and caught up by itself.
     const deadline = Date.now() + 120_000;
     for (;;) {
