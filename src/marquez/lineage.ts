@@ -63,7 +63,7 @@ export class MarquezLineage {
       jobIds.length ? this.executor.read<JobRow & { latest: RunRow | null }>(Query.MarquezLineageJobs, { ids: jobIds }) : [],
       datasetIds.length ? this.executor.read<LineageDatasetRow>(Query.MarquezLineageDatasets, { ids: datasetIds }) : [],
     ]).then(([j, d]) => [j, d.map(fromLineageRow)] as const);
-    // An undirected walk meets each edge from both ends: each is converted once.
+    // Each id is converted once (a node is on many edges).
     const marquezIds = new Map<string, string>();
     const mq = (id: string) => {
       let m = marquezIds.get(id);
