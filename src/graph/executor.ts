@@ -1,4 +1,4 @@
-import neo4j, { type Driver, type ManagedTransaction, type Session, type SessionConfig } from 'neo4j-driver';
+import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type Session, type SessionConfig } from 'neo4j-driver';
 import { AppError, ErrorCode, limitExceeded, unavailable } from '../errors';
 import { toPlain } from './mappers';
 import type { Logger } from '../log';
@@ -106,15 +106,22 @@ export class Executor {
     return this.available ? this.available() : true;
   }
 
-  /** One query in its own read transaction, named by the query. */
+  /**
+   * One query in an auto-commit read transaction, named by the query: one round trip to the server
+   * (a managed transaction adds its commit), which is most of a small lookup's cost. A transient
+   * failure is not retried here: it answers UNAVAILABLE (503, Retry-After) like any other.
+   */
   read<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.readTx(query, (tx) => tx.run<Row>(query, params));
+    return this.session(neo4j.session.READ, (s) => this.rows<Row>(query, params, (text) => s.run(text, params, this.readConfig(query))), this.readDeadline());
   }
 
   /** Several queries in one read transaction (a consistent snapshot). */
   readTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    const config = this.readTimeoutMs ? { ...this.txConfig(name), timeout: this.readTimeoutMs } : this.txConfig(name);
-    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), config), this.readDeadline());
+    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), this.readConfig(name)), this.readDeadline());
+  }
+
+  private readConfig(name: TxName) {
+    return this.readTimeoutMs ? { ...this.txConfig(name), timeout: this.readTimeoutMs } : this.txConfig(name);
   }
 
   private readDeadline(): number | undefined {
@@ -168,15 +175,16 @@ export class Executor {
   }
 
   private runner(tx: ManagedTransaction): TxRunner {
-    return {
-      run: async <Row>(query: Query, params: Record<string, unknown> = {}) => {
-        const started = this.log ? performance.now() : 0;
-        const result = await tx.run(this.texts[query], params);
-        const rows = result.records.map((r) => toPlain(r.toObject()) as Row);
-        this.log?.debug('query', { query, params: sizesOf(params), rows: rows.length, ms: Math.round((performance.now() - started) * 10) / 10 });
-        return rows;
-      },
-    };
+    return { run: <Row>(query: Query, params: Record<string, unknown> = {}) => this.rows<Row>(query, params, (text) => tx.run(text, params)) };
+  }
+
+  /** `query`'s rows as plain values (toPlain), from `exec` given the query's text; logged at debug. */
+  private async rows<Row>(query: Query, params: Record<string, unknown>, exec: (text: string) => Promise<QueryResult>): Promise<Row[]> {
+    const started = this.log ? performance.now() : 0;
+    const result = await exec(this.texts[query]);
+    const rows = result.records.map((r) => toPlain(r.toObject()) as Row);
+    this.log?.debug('query', { query, params: sizesOf(params), rows: rows.length, ms: Math.round((performance.now() - started) * 10) / 10 });
+    return rows;
   }
 
   /**
