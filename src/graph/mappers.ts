@@ -6,12 +6,17 @@ import { type Integer, isDate, isDateTime, isDuration, isInt, isLocalDateTime, i
  * beyond that becomes its decimal string rather than a wrong number), temporal values ISO strings,
  * nodes and relationships their property maps. Queries in cypher/ return maps and scalars, so nodes
  * only appear here by mistake, and still map sanely.
+ * Lists and maps are converted in place (the driver decodes fresh ones for every record, and a
+ * 20,000-node answer would otherwise be copied once more): pass only values nothing else holds.
  */
 export function toPlain(value: unknown): unknown {
   if (value === null || value === undefined) return null;
   // Strings, numbers and booleans first: most values of a large answer are.
   if (typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(toPlain);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = toPlain(value[i]);
+    return value;
+  }
   if (isInt(value)) {
     const int = value as Integer;
     return int.inSafeRange() ? int.toNumber() : int.toString();
@@ -19,11 +24,10 @@ export function toPlain(value: unknown): unknown {
   if (isDate(value) || isDateTime(value) || isLocalDateTime(value) || isTime(value) || isLocalTime(value) || isDuration(value)) {
     return String(value);
   }
-  if (isNode(value)) return toPlain((value as { properties: unknown }).properties);
-  if (isRelationship(value)) return toPlain((value as { properties: unknown }).properties);
-  const out: Record<string, unknown> = {};
-  for (const k in value) out[k] = toPlain((value as Record<string, unknown>)[k]);
-  return out;
+  if (isNode(value) || isRelationship(value)) return toPlain({ ...(value as { properties: object }).properties });
+  const map = value as Record<string, unknown>;
+  for (const k in map) map[k] = toPlain(map[k]);
+  return map;
 }
 
 /** Parses a JSON property (facets, transformations); null or invalid text gives null. */
