@@ -112,7 +112,7 @@ export class Executor {
    * failure is not retried here: it answers UNAVAILABLE (503, Retry-After) like any other.
    */
   read<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
-    return this.session(neo4j.session.READ, (s) => this.rows<Row>(query, params, (text) => s.run(text, params, this.readConfig(query))), this.readDeadline());
+    return this.session(neo4j.session.READ, (s) => this.rows<Row>(query, params, s.run(this.texts[query], params, this.readConfig(query))), this.readDeadline());
   }
 
   /** Several queries in one read transaction (a consistent snapshot). */
@@ -175,13 +175,13 @@ export class Executor {
   }
 
   private runner(tx: ManagedTransaction): TxRunner {
-    return { run: <Row>(query: Query, params: Record<string, unknown> = {}) => this.rows<Row>(query, params, (text) => tx.run(text, params)) };
+    return { run: <Row>(query: Query, params: Record<string, unknown> = {}) => this.rows<Row>(query, params, tx.run(this.texts[query], params)) };
   }
 
-  /** `query`'s rows as plain values (toPlain), from `exec` given the query's text; logged at debug. */
-  private async rows<Row>(query: Query, params: Record<string, unknown>, exec: (text: string) => Promise<QueryResult>): Promise<Row[]> {
+  /** The rows of `query`'s result (running) as plain values (toPlain); logged at debug. */
+  private async rows<Row>(query: Query, params: Record<string, unknown>, running: PromiseLike<QueryResult>): Promise<Row[]> {
     const started = this.log ? performance.now() : 0;
-    const result = await exec(this.texts[query]);
+    const result = await running;
     const rows = result.records.map((r) => toPlain(r.toObject()) as Row);
     this.log?.debug('query', { query, params: sizesOf(params), rows: rows.length, ms: Math.round((performance.now() - started) * 10) / 10 });
     return rows;
