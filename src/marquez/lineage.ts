@@ -166,7 +166,7 @@ export class MarquezLineage {
   }
 }
 
-/** lineage-datasets.cypher's row: fields as [name, type, description, tags] lists (a quarter of the bytes of maps on a 20,000-node answer). */
+/** lineage-datasets.cypher's row: fields as [name, type, description, tags] lists (about half the bytes of maps: 5.3 against 11.3 MB for 10,500 datasets). */
 type LineageDatasetRow = Omit<DatasetRow, 'fields'> & { fields: [string, string | null, string | null, string[]][] };
 const fromLineageRow = (r: LineageDatasetRow): DatasetRow => ({ ...r, fields: r.fields.map(([name, type, description, tags]) => ({ name, type, description, tags })) });
 
