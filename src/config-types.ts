@@ -27,8 +27,9 @@ export interface GraphDeadlines {
 export interface EmbeddedNeo4jSettings {
   home: string;
   port: number;
-  heap: string;
-  pageCache: string;
+  /** JVM heap and page cache (`512m`, `2g`); undefined: sized from the machine (graph/embedded/sizing.ts). */
+  heap?: string;
+  pageCache?: string;
   /** Restart attempts in a row for a dead embedded Neo4j before giving up (the supervisor). */
   restarts?: number;
   /** A JVM that has not answered for this long is killed and restarted by the supervisor (0: never). */

@@ -35,8 +35,9 @@ const envSchema = z.object({
   /** Embedded default: where the local Neo4j keeps its data (survives restarts). */
   TRIBUTARY_HOME: z.string().min(1).default('.tributary'),
   TRIBUTARY_NEO4J_PORT: z.coerce.number().int().min(0).max(65535).default(7687),
-  TRIBUTARY_NEO4J_HEAP: z.string().regex(/^\d+[mg]$/i).default('1g'),
-  TRIBUTARY_NEO4J_PAGECACHE: z.string().regex(/^\d+[mg]$/i).default('1g'),
+  /** Embedded default: JVM heap and page cache; unset, sized from the machine (src/graph/embedded/sizing.ts). */
+  TRIBUTARY_NEO4J_HEAP: z.string().regex(/^\d+[mg]$/i).optional(),
+  TRIBUTARY_NEO4J_PAGECACHE: z.string().regex(/^\d+[mg]$/i).optional(),
   /** Restart attempts in a row for a dead embedded Neo4j before giving up. */
   TRIBUTARY_NEO4J_RESTARTS: z.coerce.number().int().min(0).max(100).default(5),
   /** Embedded default: a Neo4j that has not answered its liveness probe for this long is killed and restarted (0: never). */

@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config';
 import type { Logger } from '../../log';
 import { provision, ProvisionError } from './provision';
+import { neo4jMemory } from './sizing';
 
 /**
  * The embedded default: a local Neo4j 5.26 Community process on 127.0.0.1, Bolt only, auth off,
@@ -64,10 +66,11 @@ export async function startEmbeddedNeo4j(
   fs.mkdirSync(path.join(home, 'logs'), { recursive: true });
   const stderrLog = path.join(home, 'logs', 'launcher.log');
   const stderrFd = fs.openSync(stderrLog, 'a');
+  const memory = neo4jMemory(os.totalmem(), settings.heap, settings.pageCache);
   const args = [
-    `-Xms${settings.heap}`,
-    `-Xmx${settings.heap}`,
-    `-Dtributary.pagecache=${settings.pageCache}`,
+    `-Xms${memory.heap}`,
+    `-Xmx${memory.heap}`,
+    `-Dtributary.pagecache=${memory.pageCache}`,
     ...JVM_FLAGS,
     '-cp',
     prov.classpath,
@@ -83,7 +86,7 @@ export async function startEmbeddedNeo4j(
   );
 
   const uri = await waitForReady(child, exited, startTimeoutMs, stderrLog);
-  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid });
+  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid, heap: memory.heap, pageCache: memory.pageCache, sizedBy: memory.source });
   let stopping: Promise<void> | null = null;
   return {
     uri,

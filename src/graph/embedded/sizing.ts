@@ -1,0 +1,40 @@
+/**
+ * Memory for the embedded Neo4j when TRIBUTARY_NEO4J_HEAP or TRIBUTARY_NEO4J_PAGECACHE is unset,
+ * sized from the machine rather than fixed.
+ *
+ * Contract:
+ *  - heap: 1 GiB (512 MiB below 4 GiB of RAM). It holds transaction state (one projection batch)
+ *    and query plans, which do not grow with the store; answers stream to the client.
+ *  - page cache: half of what is left once the heap and 2 GiB for Node.js and the OS are set aside,
+ *    at least 512 MiB, at most 32 GiB. Neo4j allocates its page cache as pages are first used, so
+ *    a small store costs little resident memory whatever this ceiling is, and a store that grows
+ *    during a run is not starved by a figure chosen when it was empty.
+ *  - An explicit setting always wins.
+ */
+export interface Neo4jMemory {
+  heap: string;
+  pageCache: string;
+  /** How each figure was chosen, for the start-up log. */
+  source: { heap: 'setting' | 'machine'; pageCache: 'setting' | 'machine' };
+}
+
+const MIB = 1024 * 1024;
+const GIB = 1024 * MIB;
+
+export function neo4jMemory(totalRamBytes: number, heap?: string, pageCache?: string): Neo4jMemory {
+  const heapBytes = heap ? parseJvmSize(heap) : totalRamBytes < 4 * GIB ? 512 * MIB : GIB;
+  const left = totalRamBytes - heapBytes - 2 * GIB;
+  const cacheBytes = Math.min(32 * GIB, Math.max(512 * MIB, Math.floor(left / 2)));
+  return {
+    heap: heap ?? `${Math.round(heapBytes / MIB)}m`,
+    pageCache: pageCache ?? `${Math.floor(cacheBytes / MIB)}m`,
+    source: { heap: heap ? 'setting' : 'machine', pageCache: pageCache ? 'setting' : 'machine' },
+  };
+}
+
+/** `512m`, `2g` (as config.ts accepts them) in bytes. */
+export function parseJvmSize(size: string): number {
+  const m = /^(\d+)([mg])$/i.exec(size);
+  if (!m) throw new Error(`not a JVM size: ${size}`);
+  return Number(m[1]) * (m[2]!.toLowerCase() === 'g' ? GIB : MIB);
+}
