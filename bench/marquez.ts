@@ -22,9 +22,10 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * upstream depth 20, node sets compared; then Marquez's own read API on both sides, the same GET
  * requests to each (bench/marquez-endpoints.ts); RSS of each side's processes. Tributary runs with
  * TRIBUTARY_MARQUEZ_MAX_NODES=50000, so that its Marquez lineage answers are as whole as Marquez's.
- * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--marquez-timeout 60s] [--tributary-only]
+ * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--endpoint-starts 20] [--marquez-timeout 60s] [--tributary-only]
  * (--starts: how many deep datasets the lineage questions start from; Marquez needs minutes per
- * depth-20 lineage on M, so M runs with a few. --marquez-timeout: PostgreSQL's statement_timeout
+ * depth-20 lineage on M, so M runs with a few. --endpoint-starts: how many the other Marquez-API
+ * requests take their names from. --marquez-timeout: PostgreSQL's statement_timeout
  * for Marquez; a request cut by it counts as an error, and its time as a lower bound of Marquez's.
  * Marquez's table lineage is timed once per start, in the first comparison, and that answer is
  * reused by the Marquez-API comparison, which sends Tributary the same request.)
@@ -48,6 +49,7 @@ async function main(): Promise<void> {
   const seqEvents = opt('seq', 1000);
   const only = args.includes('--tributary-only');
   const startCount = opt('starts', 20);
+  const endpointStartCount = opt('endpoint-starts', 20);
   const timeoutAt = args.indexOf('--marquez-timeout');
   const marquezTimeout = timeoutAt >= 0 ? args[timeoutAt + 1]! : '60s';
   if (!fs.existsSync(path.join(baseline, 'run.sh'))) {
@@ -65,10 +67,14 @@ async function main(): Promise<void> {
     const sides = marquez ? [marquez, tributary] : [tributary];
     const results: Record<string, { seq: Phase[]; conc: Phase[] }> = { Marquez: { seq: [], conc: [] }, Tributary: { seq: [], conc: [] } };
     let lastOutputs: { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean }[] = [];
+    const jobNamespaces = new Set<string>();
     for (let r = 0; r < rounds; r++) {
       const outputs: typeof lastOutputs = [];
       const opts: GenOptions = { ...SIZES[size]!, seed: 42 + r, nameOffset: r * 10_000_000 };
-      const texts = [...stream(opts, outputs)].map((e) => JSON.stringify(e));
+      const texts = [...stream(opts, outputs)].map((e) => {
+        jobNamespaces.add((e.job as { namespace: string }).namespace);
+        return JSON.stringify(e);
+      });
       lastOutputs = outputs;
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
         const seq = await ingest(agent, side, texts.slice(0, seqEvents), 1);
@@ -90,10 +96,11 @@ async function main(): Promise<void> {
     });
     log(`with 50 GraphQL readers: 1 client ${readers.result.seq.evPerS.toFixed(1)} ev/s, 16 clients ${readers.result.conc.evPerS.toFixed(1)} ev/s; ${readers.reads} reads, p50 ${readers.p50.toFixed(1)} ms, ${readers.errors} errors`);
     if (!marquez) return;
-    const starts = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2).slice(0, startCount);
+    const deep = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2);
+    const starts = deep.slice(0, startCount);
     const marquezAnswers: MarquezAnswers = new Map();
     const queries = await compareQueries(agent, marquez, tributary, starts, log, marquezAnswers);
-    const endpoints = await compareEndpoints(agent, marquez, tributary, starts, log, marquezAnswers);
+    const endpoints = await compareEndpoints(agent, marquez, tributary, starts, deep.slice(0, endpointStartCount), [...jobNamespaces].sort(), log, marquezAnswers);
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
     const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderEndpoints(endpoints).join('\n');
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
