@@ -1,3 +1,5 @@
+import { parseByteSize } from '../../config';
+
 /**
  * Memory for the embedded Neo4j when TRIBUTARY_NEO4J_HEAP or TRIBUTARY_NEO4J_PAGECACHE is unset,
  * sized from the machine rather than fixed.
@@ -32,9 +34,8 @@ export function neo4jMemory(totalRamBytes: number, heap?: string, pageCache?: st
   };
 }
 
-/** `512m`, `2g` (as config.ts accepts them) in bytes. */
+/** `512m`, `2g` (the JVM sizes config.ts accepts) in bytes, through config's byte-size reader. */
 export function parseJvmSize(size: string): number {
-  const m = /^(\d+)([mg])$/i.exec(size);
-  if (!m) throw new Error(`not a JVM size: ${size}`);
-  return Number(m[1]) * (m[2]!.toLowerCase() === 'g' ? GIB : MIB);
+  if (!/^\d+[mg]$/i.test(size)) throw new Error(`not a JVM size: ${size}`);
+  return parseByteSize(size);
 }
