@@ -11,26 +11,20 @@
 //   whose lineage Tributary collected are left out); $asOf, $indirect, $metadata: ignored
 // Columns: fromId, toId (edge in data-flow direction), type ('FEEDS' | 'PRODUCES'), firstSeen, lastSeen
 //   (always null: Marquez's lineage has no edge times, and a 20,000-node answer meets 56,000 rows), declared, current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}, evidence ('REPORTED' | 'COLLECTED')
+// One expansion per frontier node over both edge kinds (a dataset's relationship chain, mostly its
+// fields, is walked once, not once per kind); the edge's start node says which way data flows.
 CALL () {
   UNWIND $datasetIds AS id
-  MATCH (d:Dataset {id: id})-[e:FEEDS]->(n:Job)
-  WHERE e.current AND 'FEEDS' IN $follow
-  RETURN d.id AS fromId, n.id AS toId, 'FEEDS' AS type, e, n, 'JOB' AS kind
-  UNION ALL
-  UNWIND $datasetIds AS id
-  MATCH (n:Job)-[e:PRODUCES]->(d:Dataset {id: id})
-  WHERE e.current AND 'PRODUCES' IN $follow
-  RETURN n.id AS fromId, d.id AS toId, 'PRODUCES' AS type, e, n, 'JOB' AS kind
+  MATCH (d:Dataset {id: id})-[e:FEEDS|PRODUCES]-(n:Job)
+  WHERE e.current AND type(e) IN $follow
+  WITH d, e, n, startNode(e) = d AS out
+  RETURN CASE WHEN out THEN d.id ELSE n.id END AS fromId, CASE WHEN out THEN n.id ELSE d.id END AS toId, type(e) AS type, e, n, 'JOB' AS kind
   UNION ALL
   UNWIND $jobIds AS id
-  MATCH (n:Dataset)-[e:FEEDS]->(j:Job {id: id})
-  WHERE e.current AND 'FEEDS' IN $follow AND (j.collectedBy IS NULL OR 'COLLECTED' IN $follow)
-  RETURN n.id AS fromId, j.id AS toId, 'FEEDS' AS type, e, n, 'DATASET' AS kind
-  UNION ALL
-  UNWIND $jobIds AS id
-  MATCH (j:Job {id: id})-[e:PRODUCES]->(n:Dataset)
-  WHERE e.current AND 'PRODUCES' IN $follow AND (j.collectedBy IS NULL OR 'COLLECTED' IN $follow)
-  RETURN j.id AS fromId, n.id AS toId, 'PRODUCES' AS type, e, n, 'DATASET' AS kind
+  MATCH (j:Job {id: id})-[e:FEEDS|PRODUCES]-(n:Dataset)
+  WHERE e.current AND type(e) IN $follow AND (j.collectedBy IS NULL OR 'COLLECTED' IN $follow)
+  WITH j, e, n, startNode(e) = j AS out
+  RETURN CASE WHEN out THEN j.id ELSE n.id END AS fromId, CASE WHEN out THEN n.id ELSE j.id END AS toId, type(e) AS type, e, n, 'DATASET' AS kind
 }
 WITH fromId, toId, type, e, n, kind
 WHERE NOT n.id IN $previousIds

@@ -1,24 +1,23 @@
 // Purpose: what a dataset node of Marquez's table lineage (DatasetData) needs, for thousands of
 //   datasets in one read: the dataset, its schema facet (the only facet read: it orders the fields),
-//   its fields with their tags, its tags and when its newest version was written (the run that wrote
-//   it last, by OUTPUT_TO firstSeen). No other facets, input facets or column lineage
-//   (datasets-detail.cypher has those).
+//   its fields, the tags of the dataset and of its fields, and the runs that wrote it (the caller
+//   takes the newest: Marquez's lastModifiedAt). No other facets, input facets or column lineage
+//   (datasets-detail.cypher has those). Rows are lists, not maps, and nothing is sorted here: a
+//   20,000-node answer decodes about half as much (src/marquez/lineage-rows.ts reads them).
 // Parameters: $ids: list of dataset ids
-// Columns: dataset: {id, namespace, name, description, sourceName, lifecycleState, firstSeen, lastSeen,
-//   facets: [['schema', JSON text]] or []}, fields: list of [name, type, description, tags] by name,
-//   tags, hidden: false, latestWrite: {runId, at} or null, inputFacets: [], columnLineage: [];
-//   ids not found are absent
+// Columns: dataset: [id, namespace, name, description, sourceName, lifecycleState, firstSeen,
+//   lastSeen, schema facet JSON text or null]; names, types, descriptions: the fields' (same order,
+//   unsorted); fieldTags: [[field id, tags]] of the fields that have an Annotation; tags: the
+//   dataset's; writes: [[OUTPUT_TO firstSeen, run id]] unsorted; ids not found are absent
 UNWIND $ids AS id
 MATCH (d:Dataset {id: id})
 OPTIONAL MATCH (a:Annotation {id: id})
-WITH d, a, [i IN range(0, size(coalesce(d.facetKeys, [])) - 1) WHERE d.facetKeys[i] = 'schema' AND d.facetValues[i] <> '' | ['schema', d.facetValues[i]]] AS facets
-RETURN d {.id, .namespace, .name, .description, .sourceName, .lifecycleState, .firstSeen, .lastSeen, facets: facets} AS dataset,
-       COLLECT { WITH d, COLLECT { MATCH (fa:Annotation {datasetId: d.id}) RETURN [fa.id, fa.tags] } AS notes
-                 MATCH (d)-[:HAS_FIELD]->(f:Field)
-                 WITH f, notes ORDER BY f.name
-                 RETURN [f.name, f.type, f.description, coalesce([n IN notes WHERE n[0] = f.id | n[1]][0], [])] } AS fields,
+WITH d, a, [(d)-[:HAS_FIELD]->(f) | f] AS fields
+RETURN [d.id, d.namespace, d.name, d.description, d.sourceName, d.lifecycleState, d.firstSeen, d.lastSeen,
+        [i IN range(0, size(coalesce(d.facetKeys, [])) - 1) WHERE d.facetKeys[i] = 'schema' AND d.facetValues[i] <> '' | d.facetValues[i]][0]] AS dataset,
+       [f IN fields | f.name] AS names,
+       [f IN fields | f.type] AS types,
+       [f IN fields | f.description] AS descriptions,
+       COLLECT { MATCH (fa:Annotation {datasetId: d.id}) RETURN [fa.id, fa.tags] } AS fieldTags,
        coalesce(a.tags, []) AS tags,
-       false AS hidden,
-       COLLECT { MATCH (w:Run)-[o:OUTPUT_TO]->(d) RETURN {runId: w.id, at: o.firstSeen} ORDER BY o.firstSeen DESC, w.id DESC LIMIT 1 }[0] AS latestWrite,
-       [] AS inputFacets,
-       [] AS columnLineage
+       COLLECT { MATCH (w)-[o:OUTPUT_TO]->(d) RETURN [o.firstSeen, w.id] } AS writes

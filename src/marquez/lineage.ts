@@ -8,7 +8,8 @@ import { FIELD_LINEAGE, traverse, UNDIRECTED_LINEAGE, type ExpandRow, type Trave
 import { Direction, EdgeType, EntityKind, TruncationReason, type EntityRef, type FlowDirection } from '../lineage/types';
 import { resolveMarquezId } from './node-ids';
 import type { MarquezService } from './service';
-import { datasetData, datasetVersionUuid, jobData, runShape, transformationOf, type DatasetRow, type JobRow, type Json, type RunRow } from './shapes';
+import { datasetFromRow, jobFromRow, type LineageDatasetRow, type LineageJobRow } from './lineage-rows';
+import { datasetData, datasetVersionUuid, jobData, runShape, transformationOf, type Json } from './shapes';
 
 /**
  * Marquez's two lineage reads on Tributary's traversal engine, bounded by Tributary's caps:
@@ -30,6 +31,11 @@ export interface LineageAnswer {
   depth: number;
 }
 
+/** Table lineage: its nodes are built one by one as `graph` is read (once), so that a 20,000-node answer is written as it is made. */
+export interface StreamedLineageAnswer extends Omit<LineageAnswer, 'graph'> {
+  graph: Iterable<Json>;
+}
+
 export interface LineageCaps {
   maxDepth: number;
   maxNodes: number;
@@ -42,7 +48,7 @@ export class MarquezLineage {
     private readonly caps: LineageCaps,
   ) {}
 
-  async table(nodeId: string, requestedDepth: number): Promise<LineageAnswer> {
+  async table(nodeId: string, requestedDepth: number): Promise<StreamedLineageAnswer> {
     const node = await resolveMarquezId(this.executor, nodeId);
     if (node.ref.kind === EntityKind.FIELD) throw badInput(`nodeId must be a dataset or job id (got a datasetField id)`);
     const depth = Math.min(requestedDepth, this.caps.maxDepth);
@@ -60,9 +66,9 @@ export class MarquezLineage {
     const jobIds = ids.filter((n) => n.kind === EntityKind.JOB).map((n) => n.id);
     const datasetIds = ids.filter((n) => n.kind === EntityKind.DATASET).map((n) => n.id);
     const [jobs, datasets] = await Promise.all([
-      jobIds.length ? this.executor.read<JobRow & { latest: RunRow | null }>(Query.MarquezLineageJobs, { ids: jobIds }) : [],
+      jobIds.length ? this.executor.read<LineageJobRow>(Query.MarquezLineageJobs, { ids: jobIds }) : [],
       datasetIds.length ? this.executor.read<LineageDatasetRow>(Query.MarquezLineageDatasets, { ids: datasetIds }) : [],
-    ]).then(([j, d]) => [j, d.map(fromLineageRow)] as const);
+    ]).then(([j, d]) => [j.map(jobFromRow), d.map(datasetFromRow)] as const);
     // Each id is converted once (a node is on many edges).
     const marquezIds = new Map<string, string>();
     const mq = (id: string) => {
@@ -81,17 +87,15 @@ export class MarquezLineage {
     const byOrigin = groupBy(sorted, (e) => e.origin);
     const byDestination = groupBy(sorted, (e) => e.destination);
     const edgesOf = (list: { origin: string; destination: string }[] | undefined) => list ?? [];
-    const graph: Json[] = [
-      ...jobs.map((j) => {
-        const id = mq(j.job.id);
-        return { id, type: 'JOB', data: jobData(j, j.latest ? runShape(j.latest) : null), inEdges: edgesOf(byDestination.get(id)), outEdges: edgesOf(byOrigin.get(id)) };
-      }),
-      ...datasets.map((d) => {
-        const id = mq(d.dataset.id);
-        return { id, type: 'DATASET', data: datasetData(d), inEdges: edgesOf(byDestination.get(id)), outEdges: edgesOf(byOrigin.get(id)) };
-      }),
-    ].sort((a, b) => cmp(a.id as string, b.id as string));
-    return { graph, truncatedBy: nodeLimitOnly(walk), depth };
+    // Nodes are built as they are written (graph), in Marquez's order: by id.
+    const order: { id: string; type: 'JOB' | 'DATASET'; data: () => Json }[] = [
+      ...jobs.map((j) => ({ id: mq(j.job.id), type: 'JOB' as const, data: () => jobData(j, j.latest ? runShape(j.latest) : null) })),
+      ...datasets.map((d) => ({ id: mq(d.dataset.id), type: 'DATASET' as const, data: () => datasetData(d) })),
+    ].sort((a, b) => cmp(a.id, b.id));
+    function* graph(): Generator<Json> {
+      for (const { id, type, data } of order) yield { id, type, data: data(), inEdges: edgesOf(byDestination.get(id)), outEdges: edgesOf(byOrigin.get(id)) };
+    }
+    return { graph: graph(), truncatedBy: nodeLimitOnly(walk), depth };
   }
 
   async column(nodeId: string, requestedDepth: number, withDownstream: boolean): Promise<LineageAnswer> {
@@ -165,10 +169,6 @@ export class MarquezLineage {
     return new Map(unique.map((id) => [id, datasetVersionUuid(id, written.get(id) ?? null)]));
   }
 }
-
-/** lineage-datasets.cypher's row: fields as [name, type, description, tags] lists (about half the bytes of maps: 5.3 against 11.3 MB for 10,500 datasets). */
-type LineageDatasetRow = Omit<DatasetRow, 'fields'> & { fields: [string, string | null, string | null, string[]][] };
-const fromLineageRow = (r: LineageDatasetRow): DatasetRow => ({ ...r, fields: r.fields.map(([name, type, description, tags]) => ({ name, type, description, tags })) });
 
 interface FieldRow {
   id: string;

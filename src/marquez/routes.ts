@@ -5,6 +5,7 @@ import { EntityKind, TruncationReason } from '../lineage/types';
 import { Scope, type Auth } from '../http/auth';
 import { clientOf, Lane, type Lanes } from '../http/lanes';
 import { holdSlot } from '../http/read-slots';
+import { jsonArrayStream } from '../http/json-stream';
 import type { Logger } from '../log';
 import type { MarquezLineage } from './lineage';
 import { boolParam, enumListParam, enumParam, intParam, pageParams, ParamError, stringParam, timeParam } from './params';
@@ -131,7 +132,8 @@ export async function marquezRoutes(app: FastifyInstance, o: MarquezRouteOptions
     const nodeId = required(q, 'nodeId');
     const depth = intParam(q, 'depth', 20);
     const answer = await o.lineage.table(nodeId, depth);
-    return withCuts(reply, answer, depth);
+    withCuts(reply, answer, depth);
+    return reply.type('application/json; charset=utf-8').send(jsonArrayStream('graph', answer.graph));
   });
   route('GET', '/api/v1/column-lineage', Lane.HEAVY, async (q, _p, reply) => {
     const nodeId = required(q, 'nodeId');
@@ -178,7 +180,7 @@ export async function marquezRoutes(app: FastifyInstance, o: MarquezRouteOptions
 }
 
 /** Sets the headers that say where Tributary cut an answer Marquez would have given whole. */
-function withCuts(reply: FastifyReply, answer: { graph: unknown[]; truncatedBy: TruncationReason[]; depth: number }, requested: number): { graph: unknown[] } {
+function withCuts<G>(reply: FastifyReply, answer: { graph: G; truncatedBy: TruncationReason[]; depth: number }, requested: number): { graph: G } {
   if (answer.truncatedBy.length) void reply.header('tributary-truncated', answer.truncatedBy.join(','));
   if (answer.depth < requested) void reply.header('tributary-depth', String(answer.depth));
   return { graph: answer.graph };
