@@ -76,6 +76,8 @@ export interface Core {
   statements: SchemaStatement[];
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
   warmUp(firstOnly?: boolean, pace?: boolean): Promise<{ plans: number; failed: number; ms: number; firstPassMs: number }>;
+  /** Stops a warm-up in progress quietly (call before closing the driver). */
+  stopWarmUp(): void;
   /** Probes Neo4j every second (src/graph/liveness.ts); stopped by close(). */
   liveness: Liveness;
   /**
@@ -109,6 +111,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
   const statements = loadSchemaStatements();
   const rules = loadRules(config.identityRulesFile);
   const driver = createDriver(config.neo4j, config.deadlines);
+  const stopping = new AbortController();
   try {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
     let liveness: Liveness | null = null;
@@ -117,6 +120,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       log: config.logLevel === 'debug' ? log : undefined,
       readTimeoutMs: config.graphql.timeoutMs,
       writeDeadlineMs: config.deadlines.writeMs,
+      onLockConflict: (tx) => metrics?.lockConflicts.inc({ tx }),
       available: () => (health ? health.available() : true) && (liveness?.responsive() ?? true),
     });
     await applySchema(executor, statements);
@@ -153,7 +157,8 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       writer,
       rules,
       statements,
-      warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, firstOnly, pace),
+      warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal }),
+      stopWarmUp: () => stopping.abort(),
       liveness,
       graphReady: () => executor.up() && schemaApplied,
     };
@@ -255,6 +260,7 @@ export async function createApp(
       rules,
       warmUp,
       close: async () => {
+        core.stopWarmUp();
         await gauges.stop();
         await alerts?.stop();
         await server.close();

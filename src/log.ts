@@ -1,36 +1,62 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import pino, { type DestinationStream, type Logger as Pino } from 'pino';
+
 /**
- * Minimal structured logger: one JSON object per line on stderr, so that stdout stays free for
- * command output (summaries, emitted schema). Levels below the configured one are dropped.
+ * Structured logs: pino, the logger Fastify ships, one JSON object per line on stderr (stdout stays
+ * free for command output: summaries, emitted schema). Each line: `level` (a name), `time` (ISO),
+ * `name`, `msg`, the caller's fields, and `reqId` when written while serving an HTTP request, so a
+ * request's access line, its errors and its Cypher queries' lines (executor, debug level) share one
+ * id. Levels below the configured one are dropped. Errors in an `error` field are written with their
+ * type, message and stack.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-
-const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** The pino logger underneath, given to Fastify (absent for loggers that tests make). */
+  readonly pino?: Pino;
 }
 
-export function createLogger(level: LogLevel, name = 'tributary'): Logger {
-  const min = order[level];
-  const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
-    if (order[lvl] < min) return;
-    const line = { time: new Date().toISOString(), level: lvl, name, msg, ...fields };
-    process.stderr.write(JSON.stringify(line, errorReplacer) + '\n');
-  };
+/** What the request being served is, for the code that runs on its behalf (log lines, transaction metadata). */
+export interface RequestScope {
+  reqId: string;
+}
+
+export const requestScope = new AsyncLocalStorage<RequestScope>();
+
+/** The request id of the request being served, if any. */
+export const currentRequestId = (): string | undefined => requestScope.getStore()?.reqId;
+
+/** A client's X-Request-Id is kept when it is 1 to 128 of [A-Za-z0-9._:-]; otherwise a new UUID stands in. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(header) ? header : randomUUID();
+}
+
+export function createLogger(level: LogLevel, name = 'tributary', destination: DestinationStream = pino.destination({ dest: 2, sync: true })): Logger {
+  const p = pino(
+    {
+      level,
+      base: { name },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: pino.stdSerializers.err, err: pino.stdSerializers.err },
+      // Fastify's own request loggers already bind reqId: not twice.
+      mixin: (_fields, _level, logger) => {
+        const reqId = currentRequestId();
+        return reqId === undefined || 'reqId' in logger.bindings() ? {} : { reqId };
+      },
+    },
+    destination,
+  );
   return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
+    debug: (msg, fields) => p.debug(fields ?? {}, msg),
+    info: (msg, fields) => p.info(fields ?? {}, msg),
+    warn: (msg, fields) => p.warn(fields ?? {}, msg),
+    error: (msg, fields) => p.error(fields ?? {}, msg),
+    pino: p,
   };
-}
-
-function errorReplacer(_key: string, value: unknown): unknown {
-  if (value instanceof Error) {
-    return { name: value.name, message: value.message, stack: value.stack };
-  }
-  return value;
 }

@@ -8,7 +8,7 @@ import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/
 import { Neo4jSupervisor } from './graph/embedded/supervisor';
 import { printGraphqlSchema } from './graphql/schema';
 import { authFromConfig, newToken } from './http/auth';
-import { addOpsRoutes, answerErrorsAsJson } from './http/server';
+import { addOpsRoutes, answerErrorsAsJson, loggingOptions, traceRequests } from './http/server';
 import { readTls } from './http/tls';
 import { KafkaWorker } from './ingest/kafka-worker';
 import type { KafkaConnectCollector } from './kafka-connect/collector';
@@ -57,6 +57,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     await collector?.stop();
     await declarer?.stop();
     await worker?.stop();
+    core?.stopWarmUp();
     await closeHttp?.().catch((err) => log.error('error closing the service', { error: err }));
     await core?.liveness.stop();
     await core?.driver.close();
@@ -78,8 +79,9 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   let graph: Pick<Core, 'executor' | 'rules'>;
   if (shape === 'worker') {
     const c = (core = await createCore(config, log, metrics, health));
-    const ops = Fastify({ logger: false, ...(tls ? { https: tls } : {}) }) as unknown as FastifyInstance;
+    const ops = Fastify({ ...loggingOptions(log), ...(tls ? { https: tls } : {}) }) as unknown as FastifyInstance;
     answerErrorsAsJson(ops, log);
+    traceRequests(ops);
     const moving = () => !worker || worker.stuck().length === 0;
     addOpsRoutes(
       ops,

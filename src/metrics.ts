@@ -7,7 +7,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * tributary_kafka_batch_events,
  * tributary_kafka_consumer_lag{topic,partition}, tributary_kafka_dlq_messages_total{reason},
  * tributary_kafka_retries_total, tributary_projection_lag_seconds, tributary_projection_queued_events,
- * tributary_projection_failed_events_total, tributary_read_requests{lane,state} (admission,
+ * tributary_projection_failed_events_total, tributary_write_lock_conflicts_total{tx} (concurrent
+ * projectors, lock-projection.cypher), tributary_read_requests{lane,state} (admission,
  * src/http/lanes.ts); the lineage gauges refreshed on a schedule
  * (src/http/coverage-gauges.ts): tributary_lineage_coverage_ratio{namespace,engine},
  * tributary_lineage_edges{granularity,namespace,engine}, tributary_lineage_breaks{kind},
@@ -104,6 +105,13 @@ export class Metrics {
   readonly projectionFailed = new Counter({
     name: 'tributary_projection_failed_events_total',
     help: 'Stored events whose projection failed (label ProjectionFailed; npm run reproject retries them)',
+    registers: [this.registry],
+  });
+
+  readonly lockConflicts = new Counter({
+    name: 'tributary_write_lock_conflicts_total',
+    help: 'Write transaction attempts that lost on locks to a concurrent writer (deadlock or lock timeout; retried), by transaction',
+    labelNames: ['tx'] as const,
     registers: [this.registry],
   });
 

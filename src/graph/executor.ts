@@ -1,7 +1,7 @@
 import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type Session, type SessionConfig } from 'neo4j-driver';
 import { AppError, ErrorCode, limitExceeded, unavailable } from '../errors';
 import { toPlain } from './mappers';
-import type { Logger } from '../log';
+import { currentRequestId, type Logger } from '../log';
 import { Query, type QueryTexts } from './queries';
 
 /** Runs named queries inside one transaction. */
@@ -16,6 +16,8 @@ export interface ExecutorOptions {
   database?: string;
   /** Given at debug level only: one line per query with its name, parameter sizes, rows and time. */
   log?: Logger;
+  /** Told each time a write transaction's attempt lost on locks (the driver then retries it). */
+  onLockConflict?: (tx: TxName) => void;
   /** Read transactions running longer are cancelled by Neo4j (LIMIT_EXCEEDED); none when absent. */
   readTimeoutMs?: number;
   /** False while the database is known to be down (restarting, or not answering its probe): fail at once, UNAVAILABLE. */
@@ -40,6 +42,22 @@ export class DeadlineExceeded extends AppError {
   }
 }
 
+/**
+ * A write transaction that lost to another one on locks (Neo4j's DeadlockDetected or a lock wait
+ * past its limit) more often than the driver's retries allow: UNAVAILABLE too, and never the
+ * events' fault, so callers retry the batch whole (the projector backs off, Kafka commits no
+ * offset) instead of splitting it or labelling an event. Concurrent projectors meet it
+ * (lock-projection.cypher); each lost attempt counts on onDeadlock.
+ */
+export class Contended extends AppError {
+  constructor() {
+    super(ErrorCode.UNAVAILABLE, 'the graph database kept refusing this write for lock conflicts with concurrent writers; retry later');
+  }
+}
+
+/** Neo4j's transient lock failures: a deadlock, or a lock not granted in time. */
+export const isLockConflict = (err: unknown): boolean => /^Neo\.TransientError\.Transaction\.(DeadlockDetected|LockAcquisitionTimeout)$/.test((err as { code?: string })?.code ?? '');
+
 /** How much longer than the server's read timeout a read may take before the client gives up on it. */
 export const READ_GRACE_MS = 2_000;
 
@@ -51,9 +69,10 @@ export const READ_GRACE_MS = 2_000;
  * transaction functions; a lost connection becomes UNAVAILABLE.
  *
  * Naming: every transaction carries metadata `{app: 'tributary', tx: <name>}` (a single query's
- * transaction is named by its .cypher file, a multi-query one by its caller), and every query text
- * starts with a comment naming its file, so a slow query in Neo4j's query.log or in
- * `SHOW TRANSACTIONS` points at cypher/<file>.
+ * transaction is named by its .cypher file, a multi-query one by its caller), plus `reqId` when it
+ * runs for an HTTP request (the id its log lines carry, src/log.ts), and every query text starts
+ * with a comment naming its file, so a slow query in Neo4j's query.log or in `SHOW TRANSACTIONS`
+ * points at cypher/<file> and at the request.
  */
 export class Executor {
   private readonly texts: Readonly<Record<Query, string>>;
@@ -62,6 +81,7 @@ export class Executor {
   private readonly readTimeoutMs?: number;
   private readonly available?: () => boolean;
   private readonly writeDeadlineMs?: number;
+  private readonly onLockConflict?: (tx: TxName) => void;
   /** Rejections of the calls in flight, for abortInFlight. */
   private readonly inFlight = new Set<(err: AppError) => void>();
 
@@ -78,6 +98,7 @@ export class Executor {
     this.readTimeoutMs = options.readTimeoutMs;
     this.available = options.available;
     this.writeDeadlineMs = options.writeDeadlineMs;
+    this.onLockConflict = options.onLockConflict;
   }
 
   /** Fails every call in flight at once with UNAVAILABLE (the database stopped answering: nobody waits out a deadline). */
@@ -128,9 +149,17 @@ export class Executor {
     return this.readTimeoutMs ? this.readTimeoutMs + READ_GRACE_MS : undefined;
   }
 
-  /** Several queries in one write transaction; retried as a whole on transient errors. */
+  /**
+   * Several queries in one write transaction; retried as a whole on transient errors (lock
+   * conflicts told to onLockConflict, each attempt; Contended once the driver gives up on them).
+   */
   writeTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    return this.session(neo4j.session.WRITE, (s) => s.executeWrite((tx) => work(this.runner(tx)), this.txConfig(name)), this.writeDeadlineMs);
+    const attempt = (tx: ManagedTransaction) =>
+      work(this.runner(tx)).catch((err: unknown) => {
+        if (isLockConflict(err)) this.onLockConflict?.(name);
+        throw err;
+      });
+    return this.session(neo4j.session.WRITE, (s) => s.executeWrite(attempt, this.txConfig(name)), this.writeDeadlineMs);
   }
 
   /**
@@ -171,7 +200,8 @@ export class Executor {
   }
 
   private txConfig(name: TxName) {
-    return { metadata: { app: APP, tx: name } };
+    const reqId = currentRequestId();
+    return { metadata: reqId === undefined ? { app: APP, tx: name } : { app: APP, tx: name, reqId } };
   }
 
   private runner(tx: ManagedTransaction): TxRunner {
@@ -246,6 +276,7 @@ function sizesOf(params: Record<string, unknown>): Record<string, string> {
 export function translateDriverError(err: unknown, timeoutMs?: number): unknown {
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code ?? '';
+  if (isLockConflict(err)) return new Contended();
   if (code.includes('TransactionTimedOut')) {
     return limitExceeded(
       `the query ran longer than ${timeoutMs ?? '?'} ms (TRIBUTARY_QUERY_TIMEOUT_MS) and was cancelled: ask for a smaller depth, fewer starts or a narrower scope`,

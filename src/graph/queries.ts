@@ -13,6 +13,7 @@ export enum Query {
   PendingEvents = 'ingest/pending-events',
   StillPending = 'ingest/still-pending',
   ProjectionBacklog = 'admin/projection-backlog',
+  LockProjection = 'ingest/lock-projection',
   MergeJobs = 'ingest/merge-jobs',
   MergeDatasets = 'ingest/merge-datasets',
   MergeFields = 'ingest/merge-fields',

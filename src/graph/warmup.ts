@@ -70,13 +70,14 @@ const rank = (q: Query) => {
  *     warm-up takes at most about half a core while requests are being served.
  * With `firstOnly`, pass 1 alone (a check that the declared parameters are complete).
  * `pace` = false runs pass 2 back to back too (benchmarks that wait for it).
+ * Once `signal` is aborted (the service is stopping), no further plan is compiled, and the one in
+ * flight failing because the driver closed is not a failure: nothing is logged for it.
  */
 export async function warmUpPlans(
   executor: Executor,
   shapes: WarmUpShapes,
   log: Logger,
-  firstOnly = false,
-  pace = true,
+  { firstOnly = false, pace = true, signal }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal } = {},
 ): Promise<{ plans: number; failed: number; ms: number; firstPassMs: number }> {
   const t0 = Date.now();
   let plans = 0;
@@ -87,16 +88,25 @@ export async function warmUpPlans(
       await executor.explain(query, params, query.startsWith('ingest/'));
       plans++;
     } catch (err) {
+      if (signal?.aborted) return;
       failed++;
       log.warn('plan warm-up failed', { query, error: err });
     }
   };
-  for (const [query, combos] of ordered) if (combos[0]) await compile(query, combos[0]);
+  const stopped = () => {
+    log.info('plan warm-up stopped: the service is stopping', { plans, failed, ms: Date.now() - t0 });
+    return { plans, failed, ms: Date.now() - t0, firstPassMs: Date.now() - t0 };
+  };
+  for (const [query, combos] of ordered) {
+    if (signal?.aborted) return stopped();
+    if (combos[0]) await compile(query, combos[0]);
+  }
   const firstPassMs = Date.now() - t0;
   log.info('query plans warmed up for first use', { plans, failed, ms: firstPassMs });
   if (!firstOnly) {
     for (const [query, combos] of ordered) {
       for (const params of combos.slice(1)) {
+        if (signal?.aborted) return stopped();
         const started = Date.now();
         await compile(query, params);
         if (pace) await new Promise((r) => setTimeout(r, Date.now() - started));

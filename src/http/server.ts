@@ -1,8 +1,9 @@
 import { ApolloServer } from '@apollo/server';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { GraphQLSchema } from 'graphql';
+import type { IncomingMessage } from 'node:http';
 import { AppError, badInput, ErrorCode, limitExceeded, unsupportedMediaType } from '../errors';
 import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError, unavailablePlugin } from '../graphql/errors';
@@ -26,7 +27,7 @@ import type { GroupCommitter } from '../ingest/group-commit';
 import type { IngestItem, IngestOutcome } from '../ingest/ingestor';
 import type { Projector } from '../ingest/projector';
 import type { IngestSettings } from '../config';
-import type { Logger } from '../log';
+import { requestIdOf, requestScope, type Logger } from '../log';
 import type { Metrics } from '../metrics';
 
 /**
@@ -137,9 +138,31 @@ export function answerErrorsAsJson(app: FastifyInstance, log: Logger): void {
   });
 }
 
+/**
+ * Fastify logs through the service's pino logger (none for a test's logger) and names requests by
+ * requestIdOf; the access line (buildServer) is the request log, so Fastify's own is off.
+ */
+export const loggingOptions = (log: Logger) => ({
+  ...(log.pino ? { loggerInstance: log.pino, logController: new LogController({ disableRequestLogging: true }) } : { logger: false }),
+  genReqId: (req: IncomingMessage) => requestIdOf(req.headers['x-request-id']),
+});
+
+/**
+ * Every request gets an id (the client's X-Request-Id when it is a plain token of at most 128
+ * characters, else a new UUID), answered in X-Request-Id; what runs on its behalf runs in its
+ * requestScope, so its log lines and its Neo4j transactions' metadata carry it. Registered first:
+ * the hooks after it run inside that scope.
+ */
+export function traceRequests(app: FastifyInstance): void {
+  app.addHook('onRequest', (req, reply, done) => {
+    void reply.header('x-request-id', req.id);
+    requestScope.run({ reqId: req.id }, done);
+  });
+}
+
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: false,
+    ...loggingOptions(deps.log),
     bodyLimit: deps.queryLimits.maxBytes,
     return503OnClosing: true,
     clientErrorHandler: answerClientError,
@@ -158,6 +181,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     );
   });
   answerErrorsAsJson(app, deps.log);
+  traceRequests(app);
 
   if (deps.ratePerMinute) {
     // Keyed by who the request acts as, never by the header's text: the principal's name once

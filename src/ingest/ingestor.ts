@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, badInput, ErrorCode } from '../errors';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
-import { DeadlineExceeded, type Executor, type TxRunner } from '../graph/executor';
+import { Contended, DeadlineExceeded, type Executor, type TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
 import { NO_RULES, type IdentityRules } from './naming';
@@ -82,6 +82,8 @@ export class Ingestor {
       if (!(await this.probe.up())) throw unavailable ? err : new AppError(ErrorCode.UNAVAILABLE, 'the graph database does not answer; retry later');
       // Too slow is not refused: the caller retries (Kafka commits no offset).
       if (err instanceof DeadlineExceeded && events.length === 1) throw err;
+      // Nor is losing on locks to concurrent projectors: the caller retries the batch whole.
+      if (err instanceof Contended) throw err;
       if (events.length === 1) {
         this.log?.error('event could not be projected', { eventId: events[0]!.row.id, error: err });
         return new Map([[events[0]!.row.id, new AppError(ErrorCode.INTERNAL, 'the event could not be stored (logged)')]]);
@@ -223,8 +225,9 @@ export async function projectEvents(tx: TxRunner, events: { id: string; valid: V
 }
 
 /**
- * Writes a compact plan: nodes before the edges that MATCH them; facets, current-IO flags and the
- * coverage figures of output edges last.
+ * Writes a compact plan: first the locks of what its derived values read and write
+ * (lock-projection.cypher: concurrent projectors serialise there), nodes before the edges that MATCH
+ * them; facets, current-IO flags and the coverage figures of output edges last.
  * The queries are issued without waiting for each other: the driver pipelines them over one
  * connection and the server runs them in order, so a plan costs one round trip, not twelve.
  */
@@ -235,6 +238,15 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   };
   const rows = (query: Query, list: unknown[]) => run(query, { rows: list }, list.length > 0);
   const noFacets = <T extends { facets: unknown }>(list: T[]) => list.map(({ facets: _facets, ...rest }) => rest);
+  const lockDatasets = new Set([
+    ...p.datasets.map((d) => d.id),
+    ...p.inputs.map((i) => i.datasetId),
+    ...p.outputs.map((o) => o.datasetId),
+    ...p.fields.map((f) => f.datasetId),
+    ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId]),
+  ]);
+  const lock = { jobIds: p.jobs.map((j) => j.id), datasetIds: [...lockDatasets], runIds: p.runs.map((r) => r.id) };
+  run(Query.LockProjection, lock, lock.jobIds.length + lock.datasetIds.length + lock.runIds.length > 0);
   rows(Query.MergeJobs, noFacets(p.jobs));
   rows(Query.MergeDatasets, noFacets(p.datasets));
   rows(Query.MergeFields, p.fields);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../errors';
-import { DeadlineExceeded, type Executor } from '../graph/executor';
+import { Contended, DeadlineExceeded, type Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
@@ -246,7 +246,8 @@ export class Projector {
    * (UNAVAILABLE: the run loop backs off and retries); up, the batch is at fault and is split in
    * halves, down to the one event that fails alone and is labelled ProjectionFailed (one that
    * fails as if the database were unavailable gets SINGLE_ATTEMPTS tries first, never more; one
-   * that only outlived the write deadline is never labelled: the run loop backs off and retries).
+   * that only outlived the write deadline is never labelled, nor a batch that lost on locks to
+   * concurrent projectors (Contended): the run loop backs off and retries).
    */
   private async project(batch: SpooledEvent[]): Promise<void> {
     const invalid = batch.filter((e) => e.error !== undefined);
@@ -264,6 +265,8 @@ export class Projector {
         const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
         // Too slow is not refused: one event past the write deadline is retried after a pause, never labelled.
         if (err instanceof DeadlineExceeded && batch.length === 1) throw err;
+        // Lost on locks to concurrent projectors: the whole batch again after a pause, never split or labelled.
+        if (err instanceof Contended) throw err;
         if (batch.length > 1) {
           this.log.warn('projection batch refused while the database answers; splitting it', { events: batch.length, error: (err as Error)?.message ?? String(err) });
           const mid = Math.ceil(batch.length / 2);
