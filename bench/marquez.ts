@@ -280,7 +280,7 @@ function render(size: string, rounds: number, seq: number, results: Record<strin
       return `| ${q.case}, p50 | ${mMs.toFixed(1)} ms | ${tMs.toFixed(1)} ms | ${(mMs / tMs).toFixed(0)}× faster | nodes (median) Marquez ${median(q.marquezNodes)}, Tributary ${median(q.tributaryNodes)}, Tributary's also in Marquez's ${median(q.shared)}; Marquez errors ${q.marquezErrors} of ${q.marquezMs.length} |`;
     }),
     `| Tributary with 50 GraphQL clients reading (lineage depth 5, ${readers.reads} reads, p50 ${readers.p50.toFixed(0)} ms, ${readers.errors} errors): 1 client / 16 clients | – | ${readers.result.seq.evPerS.toFixed(1)} / ${readers.result.conc.evPerS.toFixed(1)} ev/s | ${(readers.result.seq.evPerS / med(t.seq, (p) => p.evPerS)).toFixed(2)} / ${(readers.result.conc.evPerS / med(t.conc, (p) => p.evPerS)).toFixed(2)} of the rate without readers | acknowledged |`,
-    `| memory after the run (RSS) | ${memory.Marquez} MiB | ${memory.Tributary} MiB | ${(memory.Tributary! / memory.Marquez!).toFixed(2)}× | Marquez: JVM + PostgreSQL; Tributary: Node.js + embedded Neo4j (heap 1g, page cache 1g) |`,
+    `| memory after the run (RSS) | ${memory.Marquez} MiB | ${memory.Tributary} MiB | ${(memory.Tributary! / memory.Marquez!).toFixed(2)}× | Marquez: JVM + PostgreSQL; Tributary: Node.js + embedded Neo4j (heap and page cache sized from the machine: README, The embedded default) |`,
     '',
   ];
   return lines.join('\n');
