@@ -47,7 +47,7 @@ export class DeadlineExceeded extends AppError {
  * past its limit) more often than the driver's retries allow: UNAVAILABLE too, and never the
  * events' fault, so callers retry the batch whole (the projector backs off, Kafka commits no
  * offset) instead of splitting it or labelling an event. Concurrent projectors meet it
- * (lock-projection.cypher); each lost attempt counts on onDeadlock.
+ * (lock-projection.cypher); each lost attempt is told to onLockConflict.
  */
 export class Contended extends AppError {
   constructor() {

@@ -93,15 +93,17 @@ export async function warmUpPlans(
       log.warn('plan warm-up failed', { query, error: err });
     }
   };
+  let firstPassMs: number | null = null;
   const stopped = () => {
-    log.info('plan warm-up stopped: the service is stopping', { plans, failed, ms: Date.now() - t0 });
-    return { plans, failed, ms: Date.now() - t0, firstPassMs: Date.now() - t0 };
+    const ms = Date.now() - t0;
+    log.info('plan warm-up stopped: the service is stopping', { plans, failed, ms });
+    return { plans, failed, ms, firstPassMs: firstPassMs ?? ms };
   };
   for (const [query, combos] of ordered) {
     if (signal?.aborted) return stopped();
     if (combos[0]) await compile(query, combos[0]);
   }
-  const firstPassMs = Date.now() - t0;
+  firstPassMs = Date.now() - t0;
   log.info('query plans warmed up for first use', { plans, failed, ms: firstPassMs });
   if (!firstOnly) {
     for (const [query, combos] of ordered) {

@@ -238,14 +238,8 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   };
   const rows = (query: Query, list: unknown[]) => run(query, { rows: list }, list.length > 0);
   const noFacets = <T extends { facets: unknown }>(list: T[]) => list.map(({ facets: _facets, ...rest }) => rest);
-  const lockDatasets = new Set([
-    ...p.datasets.map((d) => d.id),
-    ...p.inputs.map((i) => i.datasetId),
-    ...p.outputs.map((o) => o.datasetId),
-    ...p.fields.map((f) => f.datasetId),
-    ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId]),
-  ]);
-  const lock = { jobIds: p.jobs.map((j) => j.id), datasetIds: [...lockDatasets], runIds: p.runs.map((r) => r.id) };
+  // Every dataset an edge, field or symlink of the plan names is one of its datasets (plan.ts datasetRef).
+  const lock = { jobIds: p.jobs.map((j) => j.id), datasetIds: p.datasets.map((d) => d.id), runIds: p.runs.map((r) => r.id) };
   run(Query.LockProjection, lock, lock.jobIds.length + lock.datasetIds.length + lock.runIds.length > 0);
   rows(Query.MergeJobs, noFacets(p.jobs));
   rows(Query.MergeDatasets, noFacets(p.datasets));
