@@ -26,10 +26,11 @@ import { createLogger } from '../src/log';
 import { bareSchema, bareWrite } from './bare-loader';
 import { KafkaWorker } from '../src/ingest/kafka-worker';
 import { Metrics } from '../src/metrics';
-import type { Ingestor } from '../src/ingest/ingestor';
+import { Ingestor } from '../src/ingest/ingestor';
+import { ProjectionWriter } from '../src/ingest/writer';
 import type { Config } from '../src/config';
 import { startKafka } from '../test/support/kafka-broker';
-import { committed, createTopic, kafkaClient, produce } from '../test/support/kafka';
+import { assignedMembers, committed, createTopic, kafkaClient, produce } from '../test/support/kafka';
 import { generate, SIZES } from './generator';
 
 /**
@@ -43,6 +44,9 @@ import { generate, SIZES } from './generator';
  *  - with --kafka: the Kafka worker on a fresh stream of the same size (its own names) through a
  *    local KRaft broker (4 partitions, keyed by run id), timed from the first poll to the last
  *    offset committed; producing is not timed.
+ *  - with --scale-out: the same with 1, 2 and 4 Kafka workers in one group, each with its own
+ *    projection writer (as separate processes have), over one Neo4j (issue 27): a fresh stream of
+ *    the same size each time; the ratio of each to one worker, and the lock conflicts retried.
  * Prints markdown tables and a one-line summary, and writes them to bench/REPORT-<size>.md.
  * Uses a throwaway embedded Neo4j (its own store, recreated) unless NEO4J_URI is set.
  */
@@ -51,6 +55,7 @@ async function main() {
   const size = (args.find((a) => !a.startsWith('--')) ?? 'S').toUpperCase();
   const withLowerBound = !args.includes('--no-lower-bound');
   const withKafka = args.includes('--kafka');
+  const withScaleOut = args.includes('--scale-out');
   const spec = SIZES[size];
   if (!spec) throw new Error(`size must be one of ${Object.keys(SIZES).join(', ')}`);
   let config = loadConfig();
@@ -150,7 +155,15 @@ async function main() {
   generated.events = [];
   const cpu2 = cpuSeconds(neo4j?.pid);
   // After the CPU figures: they compare the batch endpoint with the lower bound only.
-  const kafkaT = withKafka ? await timedKafka(app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
+  const kafkaT = withKafka ? await timedKafka(() => app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
+  const scaleOut: { workers: number; seconds: number; conflicts: number }[] = [];
+  for (const workers of withScaleOut ? [1, 2, 4] : []) {
+    const conflicts0 = await lockConflicts(app.metrics);
+    const events = generate({ ...spec, seed: 44 + workers, nameOffset: 30_000_000 + workers * 1_000_000 }).events;
+    const own = () => new Ingestor(app.executor, log, app.metrics, app.rules, new ProjectionWriter());
+    const seconds = await timedKafka(own, events, path.join(home, `kafka-${workers}`), config, workers);
+    scaleOut.push({ workers, seconds, conflicts: (await lockConflicts(app.metrics)) - conflicts0 });
+  }
   memory.phase('queries');
   const graph = await graphSize(driver);
   // As an operator would after a bulk load: resample the indexes and drop plans made on the old
@@ -164,6 +177,9 @@ async function main() {
   out('|---|---|---|---|---|---|');
   out(`| Tributary, HTTP batch endpoint (100/request, 4 clients) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
   if (withKafka) out(`| Tributary, Kafka worker (4 partitions, up to ${KAFKA_BATCH} events a transaction; a fresh stream of the same size) | ${eventCount} | ${s(kafkaT)} | ${rate(eventCount, kafkaT)} | ${(bytes / 1e6 / kafkaT).toFixed(2)} | ${withLowerBound ? (bareT / kafkaT).toFixed(2) : '–'} |`);
+  for (const r of scaleOut) {
+    out(`| Tributary, ${r.workers} Kafka worker${r.workers > 1 ? 's' : ''}, own projection writers (4 partitions; a fresh stream) | ${eventCount} | ${s(r.seconds)} | ${rate(eventCount, r.seconds)} | ${(bytes / 1e6 / r.seconds).toFixed(2)} | ${withLowerBound ? (bareT / r.seconds).toFixed(2) : '–'} |`);
+  }
   if (withLowerBound) out(`| lower bound: bare UNWIND loader, same nodes, relationships, properties and raw events, same constraints (4 writers) | ${eventCount} | ${s(bareT)} | ${rate(eventCount, bareT)} | ${(bytes / 1e6 / bareT).toFixed(2)} | 1.00 |`);
   out();
   const per1k = (secs: number) => ((secs / eventCount) * 1000).toFixed(2);
@@ -454,8 +470,19 @@ main().catch((err) => {
 
 const KAFKA_BATCH = 500;
 
-/** Seconds the Kafka worker takes to store and project `events` produced beforehand to a fresh topic of a local broker. */
-async function timedKafka(ingestor: Ingestor, events: Record<string, unknown>[], home: string, config: Config): Promise<number> {
+/** Lock conflicts the service's transactions lost so far (tributary_write_lock_conflicts_total). */
+async function lockConflicts(metrics: Metrics): Promise<number> {
+  return (await metrics.lockConflicts.get()).values.reduce((n, v) => n + v.value, 0);
+}
+
+/**
+ * Seconds Kafka workers take to store and project `events` on a fresh topic of a local broker.
+ * One worker (--kafka): the events are produced beforehand. `workers` given (--scale-out): that many
+ * workers (one group, each on its own ingestor) join first, and the events are produced once every
+ * one holds a partition, so no rebalance falls inside the timed part; producing 4 partitions' worth
+ * overlaps its start.
+ */
+async function timedKafka(ingestor: () => Ingestor, events: Record<string, unknown>[], home: string, config: Config, workers?: number): Promise<number> {
   const broker = await startKafka(home, config.embedded.searchPath, config.embedded.javaHome);
   try {
     const id = Math.random().toString(16).slice(2, 10);
@@ -463,15 +490,20 @@ async function timedKafka(ingestor: Ingestor, events: Record<string, unknown>[],
     await createTopic(settings, 4);
     const producer = kafkaClient(settings).producer();
     await producer.connect();
-    await produce(producer, settings.topic, events.map((e) => ({ key: String((e.run as { runId?: string } | undefined)?.runId ?? ''), value: JSON.stringify(e) })));
-    await producer.disconnect();
-    // Timed from the first batch handed to the worker (joining the group is not ingestion) until the
-    // group's committed offsets cover every event; progress is read from the worker's own metrics,
+    const send = () => produce(producer, settings.topic, events.map((e) => ({ key: String((e.run as { runId?: string } | undefined)?.runId ?? ''), value: JSON.stringify(e) })));
+    if (workers === undefined) await send();
+    // Timed from the first batch handed to a worker (joining the group is not ingestion) until the
+    // group's committed offsets cover every event; progress is read from the workers' own metrics,
     // so the clock's polling costs no Kafka connections.
     const metrics = new Metrics();
-    const worker = new KafkaWorker(settings, ingestor, createLogger('warn'), metrics);
+    const group = Array.from({ length: workers ?? 1 }, () => new KafkaWorker(settings, ingestor(), createLogger('warn'), metrics));
     const joinStarted = Date.now();
-    await worker.start();
+    await Promise.all(group.map((w) => w.start()));
+    if (workers !== undefined) {
+      while ((await assignedMembers(settings)) < Math.min(workers, 4)) await new Promise((r) => setTimeout(r, 200));
+      await send();
+    }
+    await producer.disconnect();
     const batches = async () => (await metrics.kafkaBatch.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
     while ((await batches()) === 0) await new Promise((r) => setTimeout(r, 5));
     const t = Date.now();
@@ -479,8 +511,8 @@ async function timedKafka(ingestor: Ingestor, events: Record<string, unknown>[],
     while ((await handled()) < events.length) await new Promise((r) => setTimeout(r, 20));
     while ((await committed(settings)) < events.length) await new Promise((r) => setTimeout(r, 50));
     const seconds = (Date.now() - t) / 1000;
-    process.stdout.write(`Kafka worker: joined and received its first batch after ${((t - joinStarted) / 1000).toFixed(2)} s (not timed)\n`);
-    await worker.stop();
+    process.stdout.write(`Kafka workers (${workers ?? 1}): joined and received the first batch after ${((t - joinStarted) / 1000).toFixed(2)} s (not timed); ${s(seconds)} s\n`);
+    await Promise.all(group.map((w) => w.stop()));
     return seconds;
   } finally {
     await broker.stop();

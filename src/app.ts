@@ -21,8 +21,10 @@ import { DEFAULT_PROJECTOR, Projector } from './ingest/projector';
 import { DEFAULT_SPOOL, Spool } from './ingest/spool';
 import { SpooledStore } from './ingest/spooled-store';
 import { checkRulesState, loadRules } from './ingest/identity-rules';
-import { Ingestor, type IngestItem } from './ingest/ingestor';
+import { Ingestor } from './ingest/ingestor';
 import { ProjectionWriter } from './ingest/writer';
+import { SpoolEventLog, type EventLog } from './ingest/event-log';
+import { KafkaEventLog } from './ingest/kafka-log';
 import type { IdentityRules } from './ingest/naming';
 import { BreaksService } from './lineage/breaks-service';
 import { BrowseService } from './lineage/browse-service';
@@ -198,8 +200,11 @@ export async function createApp(
       writer,
     );
     const spooled = new SpooledStore(spool, projector, log);
-    const store = (items: IngestItem[]) => spooled.store(items);
-    const committer = new GroupCommitter(store, 500, config.ingest.projectionBatchBytes);
+    // TRIBUTARY_INGEST_LOG=kafka: acknowledged in the events topic instead (the spool stays empty).
+    const kafkaLog = config.ingest.log === 'kafka' ? new KafkaEventLog(config.kafka!, executor, log, metrics) : null;
+    await kafkaLog?.start();
+    const eventLog: EventLog = kafkaLog ?? new SpoolEventLog(spooled, projector);
+    const committer = new GroupCommitter((items) => eventLog.store(items), 500, config.ingest.projectionBatchBytes);
     const catalog = new CatalogService(executor);
     const lineage = new LineageService(executor, config.lineage);
     const trace = new TraceService(executor, config.lineage);
@@ -221,8 +226,7 @@ export async function createApp(
       schema: buildGraphqlSchema(),
       services,
       committer,
-      store,
-      projector,
+      eventLog,
       log,
       auth: authFromConfig(config),
       corsOrigins: config.access.corsOrigins,
@@ -235,7 +239,13 @@ export async function createApp(
       ready: () => alsoReady() && core.graphReady() && (config.ingest.maxLagMs === 0 || projector.lagMs() <= config.ingest.maxLagMs),
       readyDetails: () => {
         const failed = projector.failures();
-        return { neo4j: executor.up() ? 'answering' : 'not answering', projectionLagMs: projector.lagMs(), projectionFailedEvents: failed.count, lastProjectionFailure: failed.last };
+        return {
+          neo4j: executor.up() ? 'answering' : 'not answering',
+          projectionLagMs: projector.lagMs(),
+          projectionFailedEvents: failed.count,
+          lastProjectionFailure: failed.last,
+          ...(kafkaLog ? { ingestLog: { kind: 'kafka', graphLag: kafkaLog.lag() } } : {}),
+        };
       },
       live: health ? () => health.recoverable() : undefined,
       explorerDir: config.explorer ? defaultExplorerDir() : null,
@@ -264,6 +274,7 @@ export async function createApp(
         await gauges.stop();
         await alerts?.stop();
         await server.close();
+        await kafkaLog?.stop();
         await projector.stop();
         await spool.close();
         await core.liveness.stop();

@@ -135,6 +135,8 @@ export interface IngestSettings {
   maxBatchEvents: number;
   /** When HTTP ingestion answers by default: events stored (none), or projected too. */
   wait: 'none' | 'projected';
+  /** Where HTTP ingestion acknowledges events (TRIBUTARY_INGEST_LOG): this node's spool, or the Kafka events topic. */
+  log: 'spool' | 'kafka';
   waitTimeoutMs: number;
   /** Readiness fails while the projection lags more than this (ms); 0: the lag is reported, never a reason to be unready. */
   maxLagMs: number;

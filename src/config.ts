@@ -56,6 +56,11 @@ const envSchema = z.object({
   TRIBUTARY_MAX_BATCH_EVENTS: positiveInt.default(1000),
   /** HTTP ingestion answers once events are stored (none) or once projected too (projected); a request may ask for either. */
   TRIBUTARY_INGEST_WAIT: z.enum(['none', 'projected']).default('none'),
+  /**
+   * Where HTTP ingestion acknowledges: `spool`, this node's disk (the single-node default), or
+   * `kafka`, the events topic on KAFKA_BROKERS (API replicas then hold no state; see src/ingest/kafka-log.ts).
+   */
+  TRIBUTARY_INGEST_LOG: z.enum(['spool', 'kafka']).default('spool'),
   /** Longest a request waiting for its projection waits before 202 (stored, not yet projected). */
   TRIBUTARY_WAIT_TIMEOUT_MS: positiveInt.default(30_000),
   /** /readyz answers 503 while the oldest stored event waiting for projection is older than this (0: lag never makes it unready). */
@@ -200,6 +205,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if ((e.TRIBUTARY_ALERT_SCOPE === 'ALL') !== (e.TRIBUTARY_ALERT_SCOPE_VALUE === undefined)) {
     throw new ConfigError('invalid configuration: TRIBUTARY_ALERT_SCOPE_VALUE is needed with TRIBUTARY_ALERT_SCOPE NAMESPACE, ENGINE or JOB, and not with ALL');
   }
+  if (e.TRIBUTARY_INGEST_LOG === 'kafka' && !e.KAFKA_BROKERS) {
+    throw new ConfigError('invalid configuration: TRIBUTARY_INGEST_LOG=kafka needs KAFKA_BROKERS (the events topic the API acknowledges into)');
+  }
   if (e.TRIBUTARY_DEFAULT_DEPTH > e.TRIBUTARY_MAX_DEPTH) {
     throw new ConfigError('invalid configuration: TRIBUTARY_DEFAULT_DEPTH exceeds TRIBUTARY_MAX_DEPTH');
   }
@@ -229,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBatchBytes: e.TRIBUTARY_MAX_BATCH_BYTES,
       maxBatchEvents: e.TRIBUTARY_MAX_BATCH_EVENTS,
       wait: e.TRIBUTARY_INGEST_WAIT,
+      log: e.TRIBUTARY_INGEST_LOG,
       waitTimeoutMs: e.TRIBUTARY_WAIT_TIMEOUT_MS,
       maxLagMs: e.TRIBUTARY_MAX_PROJECTION_LAG_MS,
       projectionBatch: e.TRIBUTARY_PROJECTION_BATCH,

@@ -70,6 +70,9 @@ export const jobVersionId = (jid: string, hash: string): string => `${jid}#${has
 
 export const runId = (uuid: string): string => `${PREFIX.RUN}:${uuid.toLowerCase()}`;
 
+/** Internal id of how far the graph has projected one partition of the Kafka events topic (not a lookup key). */
+export const logOffsetId = (topic: string, partition: number): string => `log:${escapeComponent(topic)}:${partition}`;
+
 /**
  * The common start of every id of `kind` whose namespace starts with `namespacePrefix` (escaped
  * like the ids, so a string prefix match on ids selects exactly those namespaces). Not for RUN.

@@ -5,7 +5,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * dashboards: tributary_ingest_events_total{transport,outcome}, tributary_http_ingest_seconds,
  * tributary_projection_seconds, tributary_projection_batch_events, tributary_projection_batch_bytes,
  * tributary_kafka_batch_events,
- * tributary_kafka_consumer_lag{topic,partition}, tributary_kafka_dlq_messages_total{reason},
+ * tributary_kafka_consumer_lag{topic,partition}, tributary_graph_log_lag_events{topic} (how far the
+ * graph read here is behind the events topic), tributary_kafka_dlq_messages_total{reason},
  * tributary_kafka_retries_total, tributary_projection_lag_seconds, tributary_projection_queued_events,
  * tributary_projection_failed_events_total, tributary_write_lock_conflicts_total{tx} (concurrent
  * projectors, lock-projection.cypher), tributary_read_requests{lane,state} (admission,
@@ -60,6 +61,12 @@ export class Metrics {
     name: 'tributary_kafka_consumer_lag',
     help: 'Messages behind the partition high watermark after the last batch',
     labelNames: ['topic', 'partition'] as const,
+    registers: [this.registry],
+  });
+  readonly graphLogLag = new Gauge({
+    name: 'tributary_graph_log_lag_events',
+    help: 'Events in the Kafka events topic the graph this process reads has not projected yet (TRIBUTARY_INGEST_LOG=kafka), refreshed every few seconds',
+    labelNames: ['topic'] as const,
     registers: [this.registry],
   });
   readonly dlq = new Counter({

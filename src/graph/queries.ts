@@ -14,6 +14,8 @@ export enum Query {
   StillPending = 'ingest/still-pending',
   ProjectionBacklog = 'admin/projection-backlog',
   LockProjection = 'ingest/lock-projection',
+  RecordLogOffset = 'ingest/record-log-offset',
+  LogOffsets = 'ingest/log-offsets',
   MergeJobs = 'ingest/merge-jobs',
   MergeDatasets = 'ingest/merge-datasets',
   MergeFields = 'ingest/merge-fields',

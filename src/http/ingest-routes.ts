@@ -6,8 +6,7 @@ import type { GroupCommitter } from '../ingest/group-commit';
 import { MAX_NESTING } from '../ingest/validate';
 import { readBatch, readDocument, type BatchBody } from './json-body';
 import { outcomeLabel, type IngestItem, type IngestOutcome } from '../ingest/ingestor';
-import type { Projector } from '../ingest/projector';
-import { comparePositions } from '../ingest/spool';
+import { isLogPosition, type EventLog } from '../ingest/event-log';
 import type { Metrics } from '../metrics';
 
 /**
@@ -16,8 +15,10 @@ import type { Metrics } from '../metrics';
  *
  * `POST /api/v1/lineage`, one event:
  *  201  stored durably (appended to the spool and synced, src/ingest/spool.ts; survives a crash of
- *       Tributary or of Neo4j); the graph shows it once the projector has projected it
- *       (src/ingest/projector.ts). Body {eventId, duplicate, projected}.
+ *       Tributary or of Neo4j; or, with TRIBUTARY_INGEST_LOG=kafka, in the events topic with acks=all,
+ *       src/ingest/kafka-log.ts); the graph shows it once the projector has projected it
+ *       (src/ingest/projector.ts, or the Kafka worker). Body {eventId, duplicate, projected}, and
+ *       with Kafka `position: {topic, partition, offset}`.
  *       With `Tributary-Wait: projected` (or `?wait=projected`, or TRIBUTARY_INGEST_WAIT=projected),
  *       201 only once the graph shows it (read-your-writes); 202 with projected: false when that
  *       took longer than TRIBUTARY_WAIT_TIMEOUT_MS (stored all the same), or when the projection
@@ -28,19 +29,19 @@ import type { Metrics } from '../metrics';
  *  413  body (after gzip decoding) larger than the configured limit
  *  415  Content-Type is not JSON, Content-Encoding is neither identity nor gzip, or the body is not JSON
  *  503  nothing was stored (the client should retry): the spool holds more than its limit not yet
- *       projected, its disk failed, or the service is shutting down
+ *       projected, its disk failed, the events topic did not acknowledge, or the service is shutting down
  *
  * `POST /api/v1/lineage/batch`, a JSON array of events (or `{"events": [...]}`): 200 with
  * `{status: success | partial_success | failure, summary: {received, successful, failed},
  * failed_events: [{index, reason, details?}], projected}` (202 when asked to wait and the wait
- * timed out); invalid events never cost valid ones their place. 400 when the body is not an array;
+ * timed out; with Kafka also `positions`: the last offset of the batch's events in each partition);
+ * invalid events never cost valid ones their place. 400 when the body is not an array;
  * 413 over the batch byte or event limits; 401/403/415/503 as above.
  */
 
 export interface IngestHttpOptions {
-  /** Validate and store; the stored events are then projected in the background. */
-  store: (items: IngestItem[]) => Promise<IngestOutcome[]>;
-  projector: Projector;
+  /** Validates and stores (durably); the stored events are then projected in the background. */
+  eventLog: EventLog;
   committer: GroupCommitter;
   /** Who may ingest (scope `ingest`; see auth.ts). */
   auth: Auth;
@@ -100,12 +101,10 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     return value === 'projected';
   };
   /** True when every event is in the graph (waiting for it when asked to); the pending ones otherwise are still stored. */
-  const projected = async (req: FastifyRequest, outcomes: IngestOutcome[]): Promise<boolean> => {
-    const pending = outcomes.flatMap((o) => (o.ok && o.pending ? [o.pending] : []));
-    if (pending.length === 0) return true;
-    const last = pending.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
-    return waits(req) ? opts.projector.waitFor(last, opts.waitTimeoutMs) : false;
-  };
+  const projected = (req: FastifyRequest, outcomes: IngestOutcome[]): Promise<boolean> => opts.eventLog.projected(outcomes, waits(req), opts.waitTimeoutMs);
+  /** Why each of these events, past the projection, is not in the graph. */
+  const errorsOf = (passed: boolean, outcomes: IngestOutcome[]) =>
+    passed ? opts.eventLog.projectionErrors(outcomes.flatMap((o) => (o.ok ? [o.eventId] : []))) : Promise.resolve(new Map<string, string>());
 
   app.post('/api/v1/lineage', async (req: FastifyRequest, reply: FastifyReply) => {
     const item = requireBody(req);
@@ -118,13 +117,14 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     if (!outcome.ok) throw outcome.error;
     const passed = await projected(req, [outcome]);
     // Past the checkpoint is not in the graph when its projection failed (stored, labelled ProjectionFailed).
-    const projectionError = passed ? opts.projector.projectionError(outcome.eventId) : null;
+    const projectionError = (await errorsOf(passed, [outcome])).get(outcome.eventId) ?? null;
     const inGraph = passed && projectionError === null;
     // Waiting also tells whether the projection found the event stored before.
-    const duplicate = outcome.duplicate || (inGraph && opts.projector.wasStoredBefore(outcome.eventId));
+    const duplicate = outcome.duplicate || (inGraph && opts.eventLog.wasStoredBefore(outcome.eventId));
+    const position = outcome.pending && isLogPosition(outcome.pending) ? outcome.pending : null;
     return reply
       .code(wait && !inGraph ? 202 : 201)
-      .send({ eventId: outcome.eventId, duplicate, projected: inGraph, ...(projectionError !== null ? { projectionError } : {}) });
+      .send({ eventId: outcome.eventId, duplicate, projected: inGraph, ...(projectionError !== null ? { projectionError } : {}), ...(position ? { position } : {}) });
   });
 
   app.post('/api/v1/lineage/batch', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -134,7 +134,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     const { elements } = body;
     const wait = waits(req);
     const valid = elements.flatMap((e, index) => ('error' in e ? [] : [{ index, item: e }]));
-    const stored = valid.length > 0 ? await opts.store(valid.map((v) => v.item)) : [];
+    const stored = valid.length > 0 ? await opts.eventLog.store(valid.map((v) => v.item)) : [];
     const outcomes: IngestOutcome[] = elements.map((e) => ('error' in e ? { ok: false, error: e.error } : { ok: false, error: badInput('not stored') }));
     valid.forEach((v, k) => (outcomes[v.index] = stored[k]!));
     for (const o of outcomes) opts.metrics?.ingestEvents.inc({ transport: 'batch', outcome: outcomeLabel(o) });
@@ -144,12 +144,11 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
     const successful = elements.length - failed.length;
     const status = failed.length === 0 ? 'success' : successful === 0 ? 'failure' : 'partial_success';
     const passed = await projected(req, outcomes);
-    const projectionFailed = passed
-      ? outcomes.flatMap((o, index) => {
-          const error = o.ok ? opts.projector.projectionError(o.eventId) : null;
-          return error !== null ? [{ index, reason: error }] : [];
-        })
-      : [];
+    const errors = await errorsOf(passed, outcomes);
+    const projectionFailed = outcomes.flatMap((o, index) => {
+      const error = o.ok ? errors.get(o.eventId) : undefined;
+      return error !== undefined ? [{ index, reason: error }] : [];
+    });
     const inGraph = passed && projectionFailed.length === 0;
     return reply.code(wait && !inGraph ? 202 : 200).send({
       status,
@@ -157,6 +156,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
       failed_events: failed,
       projected: inGraph,
       ...(projectionFailed.length > 0 ? { projection_failed: projectionFailed } : {}),
+      ...(opts.eventLog.kind === 'kafka' ? { positions: lastPositions(outcomes) } : {}),
     });
   });
 }
@@ -165,4 +165,15 @@ function requireBody(req: FastifyRequest): IngestItem {
   const item = req.body as IngestItem | undefined;
   if (!item) throw unsupportedMediaType('a JSON body is required');
   return item;
+}
+
+/** The last offset of these outcomes' events in each partition of the events topic. */
+function lastPositions(outcomes: IngestOutcome[]): { topic: string; partition: number; offset: number }[] {
+  const last = new Map<number, { topic: string; partition: number; offset: number }>();
+  for (const o of outcomes) {
+    if (!o.ok || !o.pending || !isLogPosition(o.pending)) continue;
+    const seen = last.get(o.pending.partition);
+    if (!seen || seen.offset < o.pending.offset) last.set(o.pending.partition, o.pending);
+  }
+  return [...last.values()].sort((a, b) => a.partition - b.partition);
 }

@@ -24,8 +24,7 @@ import { ingestRoutes } from './ingest-routes';
 import { answerClientError } from './client-errors';
 import { readDocument } from './json-body';
 import type { GroupCommitter } from '../ingest/group-commit';
-import type { IngestItem, IngestOutcome } from '../ingest/ingestor';
-import type { Projector } from '../ingest/projector';
+import type { EventLog } from '../ingest/event-log';
 import type { IngestSettings } from '../config';
 import { requestIdOf, requestScope, type Logger } from '../log';
 import type { Metrics } from '../metrics';
@@ -51,9 +50,8 @@ export interface ServerDeps {
   live?: () => boolean;
   log: Logger;
   committer: GroupCommitter;
-  /** Validate and append to the spool, handing the events to the projector. */
-  store: (items: IngestItem[]) => Promise<IngestOutcome[]>;
-  projector: Projector;
+  /** Where ingestion acknowledges: the spool (handing events to the projector) or the Kafka events topic. */
+  eventLog: EventLog;
   /** More for the /readyz body (the projection lag). */
   readyDetails?: () => Record<string, unknown>;
   /** Who may do what (tokens and scopes; src/http/auth.ts). */
@@ -221,8 +219,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   addOpsRoutes(app, deps.ready, deps.metrics, deps.live, deps.auth, deps.readyDetails);
 
   await app.register(ingestRoutes, {
-    store: deps.store,
-    projector: deps.projector,
+    eventLog: deps.eventLog,
     committer: deps.committer,
     auth: deps.auth,
     metrics: deps.metrics,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, badInput, ErrorCode } from '../errors';
+import { logOffsetId } from '../ids';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { Contended, DeadlineExceeded, type Executor, type TxRunner } from '../graph/executor';
@@ -10,7 +11,7 @@ import { planEvent } from './plan';
 import { DatabaseProbe } from './probe';
 import { emptyPlan } from './plan-rows';
 import { storedEventRow, type StoredEventRow } from './stored-event';
-import type { SpoolPosition } from './spool';
+import type { EventPosition } from './event-log';
 import { validateEvent, type ValidEvent } from './validate';
 import { ProjectionWriter } from './writer';
 import { refreshJobVersions } from './versions';
@@ -36,7 +37,7 @@ export interface IngestItem {
 }
 
 export type IngestOutcome =
-  | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean; pending?: SpoolPosition }
+  | { ok: true; eventId: string; kind: ValidEvent['kind']; duplicate: boolean; pending?: EventPosition }
   | { ok: false; error: AppError };
 
 /** The metrics outcome label of an outcome: stored, duplicate, rejected (invalid) or failed. */
@@ -58,11 +59,24 @@ export class Ingestor {
     this.probe = new DatabaseProbe(executor);
   }
 
-  /** Outcomes in input order. Invalid items never prevent valid ones from being stored. */
-  async ingest(items: IngestItem[]): Promise<IngestOutcome[]> {
+  /** How far the graph has projected each partition of `topic` (see readLogOffsets). */
+  logOffsets(topic: string): Promise<Map<number, number>> {
+    return readLogOffsets(this.executor, topic);
+  }
+
+  /**
+   * Outcomes in input order. Invalid items never prevent valid ones from being stored.
+   * With a `checkpoint` (the Kafka worker's: the items are a partition's messages up to it), the
+   * graph records that partition as projected up to it once every item has its outcome, in the
+   * same transaction when the batch commits whole (record-log-offset.cypher).
+   */
+  async ingest(items: IngestItem[], checkpoint?: LogCheckpoint): Promise<IngestOutcome[]> {
     const batch = acceptItems(items, this.log);
-    if (batch.accepted.size === 0) return batch.outcomes;
-    return settle(batch, await this.commit([...batch.accepted.values()]));
+    if (batch.accepted.size === 0) {
+      if (checkpoint) await recordCheckpoint(this.executor, checkpoint);
+      return batch.outcomes;
+    }
+    return settle(batch, await this.commit([...batch.accepted.values()], checkpoint));
   }
 
   /**
@@ -73,9 +87,9 @@ export class Ingestor {
    * one event the database refuses costs no other event its place; that event alone fails
    * (INTERNAL, logged).
    */
-  private async commit(events: Accepted[]): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
+  private async commit(events: Accepted[], checkpoint?: LogCheckpoint): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
-      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'ingest', events);
+      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'ingest', events, checkpoint);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
       const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
@@ -84,13 +98,17 @@ export class Ingestor {
       if (err instanceof DeadlineExceeded && events.length === 1) throw err;
       // Nor is losing on locks to concurrent projectors: the caller retries the batch whole.
       if (err instanceof Contended) throw err;
+      let results: Map<string, 'created' | 'duplicate' | AppError>;
       if (events.length === 1) {
         this.log?.error('event could not be projected', { eventId: events[0]!.row.id, error: err });
-        return new Map([[events[0]!.row.id, new AppError(ErrorCode.INTERNAL, 'the event could not be stored (logged)')]]);
+        results = new Map([[events[0]!.row.id, new AppError(ErrorCode.INTERNAL, 'the event could not be stored (logged)')]]);
+      } else {
+        const mid = Math.ceil(events.length / 2);
+        const [a, b] = [await this.commit(events.slice(0, mid)), await this.commit(events.slice(mid))];
+        results = new Map([...a, ...b]);
       }
-      const mid = Math.ceil(events.length / 2);
-      const [a, b] = [await this.commit(events.slice(0, mid)), await this.commit(events.slice(mid))];
-      return new Map([...a, ...b]);
+      if (checkpoint) await recordCheckpoint(this.executor, checkpoint);
+      return results;
     }
   }
 }
@@ -179,17 +197,41 @@ export async function writeBatch(
   on: { executor: Executor; writer: ProjectionWriter; metrics?: Metrics; rules: IdentityRules },
   name: string,
   events: Accepted[],
+  checkpoint?: LogCheckpoint,
 ): Promise<Set<string>> {
   const prepared = prepareBatch(events, on.rules);
   const created = await on.writer.exclusive(async () => {
     const timer = on.metrics?.projectionSeconds.startTimer();
-    const result = await on.executor.writeTx(name, (tx) => storeAndProject(tx, prepared));
+    const result = await on.executor.writeTx(name, async (tx) => {
+      const [ids] = await Promise.all([storeAndProject(tx, prepared), checkpoint ? tx.run(Query.RecordLogOffset, checkpointParams(checkpoint)) : null]);
+      return ids;
+    });
     timer?.();
     return result;
   });
   on.metrics?.projectionBatch.observe(events.length);
   on.metrics?.projectionBatchBytes.observe(events.reduce((n, e) => n + e.row.raw.length, 0));
   return created;
+}
+
+/** How far a batch reaches in one partition of the Kafka events topic: `next` is the offset after its last message. */
+export interface LogCheckpoint {
+  topic: string;
+  partition: number;
+  next: number;
+}
+
+const checkpointParams = (c: LogCheckpoint) => ({ id: logOffsetId(c.topic, c.partition), topic: c.topic, partition: c.partition, next: c.next });
+
+/** Records a checkpoint alone (its batch was split, or held no event to store). */
+async function recordCheckpoint(executor: Executor, c: LogCheckpoint): Promise<void> {
+  await executor.writeTx('log-offset', (tx) => tx.run(Query.RecordLogOffset, checkpointParams(c)));
+}
+
+/** How far this graph has projected each partition of a Kafka events topic: partition → next offset. */
+export async function readLogOffsets(executor: Executor, topic: string): Promise<Map<number, number>> {
+  const rows = await executor.read<{ partition: number; next: number }>(Query.LogOffsets, { topic });
+  return new Map(rows.map((r) => [r.partition, r.next]));
 }
 
 /** Plans every event of the batch (ids unique). */

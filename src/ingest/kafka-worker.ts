@@ -8,6 +8,8 @@ import { decodeUtf8 } from './decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 import { reasonOf } from './ndjson';
 
+/** Longest a newly assigned partition waits for the graph's offsets to be compared with the group's. */
+const RESUME_CHECK_MS = 5_000;
 /** Subscription attempts (a second apart) while a new events topic has no leader yet. */
 const SUBSCRIBE_ATTEMPTS = 60;
 
@@ -56,7 +58,10 @@ export class KafkaWorker {
       brokers: settings.brokers,
       logLevel: logLevel.WARN,
       logCreator: () => (entry) => this.log.warn(`kafka: ${entry.log.message}`, { namespace: entry.namespace }),
-      retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
+      // A dead broker: kafkajs retries a request to it without reading the cluster's metadata
+      // again (the partition's new leader, the group's new coordinator); a short budget lets the
+      // consumer fail within seconds and restart on fresh metadata (kafkajs restarts it itself).
+      retry: { retries: 5, initialRetryTime: 300, maxRetryTime: 2_000 },
     });
   }
 
@@ -86,6 +91,8 @@ export class KafkaWorker {
       sessionTimeout: this.settings.sessionTimeoutMs,
       heartbeatInterval: Math.max(500, Math.floor(this.settings.sessionTimeoutMs / 10)),
       allowAutoTopicCreation: true,
+      // Leadership moves (a broker gone) are seen within seconds, not kafkajs' default 5 minutes.
+      metadataMaxAge: 10_000,
       // A partition's fetch fills a transaction (OpenLineage events run 2-20 KB; kafkajs' 1 MiB
       // default handed over ~200 of them); memory stays bounded by two partitions in hand.
       maxBytesPerPartition: 8 * 1024 * 1024,
@@ -103,6 +110,18 @@ export class KafkaWorker {
           .then(() => this.startConsumer())
           .catch((err) => this.log.error('restarting the Kafka consumer failed', { error: err }));
       }, 1000);
+    });
+    // The graph's recorded offsets are what it holds: a graph restored from a copy of another
+    // (a new read replica, its own group) resumes where the copy ends, not at the topic's start.
+    // Its partitions stay paused until that is decided.
+    consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
+      const partitions = payload.memberAssignment[this.settings.topic] ?? [];
+      if (partitions.length === 0) return;
+      const assigned = [{ topic: this.settings.topic, partitions }];
+      consumer.pause(assigned);
+      // Bounded: with a broker gone the comparison may wait on its retries; the partitions move on.
+      const bounded = Promise.race([this.resumeFromGraph(consumer, partitions), new Promise((r) => setTimeout(r, RESUME_CHECK_MS).unref())]);
+      void bounded.finally(() => consumer.resume(assigned));
     });
     await consumer.connect();
     await this.subscribe(consumer);
@@ -140,6 +159,36 @@ export class KafkaWorker {
         this.log.warn('Kafka events topic not ready; retrying', { topic: this.settings.topic, attempt, error: err });
         await new Promise((r) => setTimeout(r, 1000));
       }
+    }
+  }
+
+  /**
+   * Seeks a newly assigned partition to the next offset the graph records for it when the group
+   * has committed none (a new read replica started from a copy of another graph, in its own group:
+   * it resumes where the copy ends, not at the topic's start) or an offset past it (the graph was
+   * restored from an older copy: what it lacks is read again). A graph ahead of the group is
+   * normal after a crash between the projection and the commit: that chunk is read again, so its
+   * bad messages still reach the dead-letter topic. A batch fetched before the seek lands is
+   * projected twice: harmless.
+   */
+  private async resumeFromGraph(consumer: Consumer, partitions: number[]): Promise<void> {
+    const admin = this.kafka.admin();
+    try {
+      const graph = await this.ingestor.logOffsets(this.settings.topic);
+      await admin.connect();
+      const [committed] = await admin.fetchOffsets({ groupId: this.settings.groupId, topics: [this.settings.topic] });
+      const group = new Map((committed?.partitions ?? []).map((p) => [p.partition, Number(p.offset)]));
+      for (const partition of partitions) {
+        const next = graph.get(partition);
+        const at = group.get(partition) ?? -1;
+        if (next === undefined || (at >= 0 && at <= next)) continue;
+        this.log.info('resuming a partition where the graph ends', { topic: this.settings.topic, partition, graph: next, group: at < 0 ? null : at });
+        consumer.seek({ topic: this.settings.topic, partition, offset: String(next) });
+      }
+    } catch (err) {
+      this.log.warn('could not compare the graph’s Kafka offsets with the group’s; resuming from the group’s', { error: err });
+    } finally {
+      await admin.disconnect().catch(() => undefined);
     }
   }
 
@@ -199,7 +248,8 @@ export class KafkaWorker {
     if (!this.storingSince.has(key)) this.storingSince.set(key, Date.now());
     for (let attempt = 0; ; attempt++) {
       try {
-        const outcomes = await this.ingestor.ingest(items.map((i) => i.item));
+        const next = Number(BigInt(messages[messages.length - 1]!.offset) + 1n);
+        const outcomes = await this.ingestor.ingest(items.map((i) => i.item), { topic, partition, next });
         this.storingSince.delete(key);
         outcomes.forEach((o, k) => {
           this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: outcomeLabel(o) });

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { AssignerProtocol, Kafka, logLevel, type Producer } from 'kafkajs';
 import type { KafkaSettings } from '../../src/config';
 
 /** Kafka test helpers: settings for a fresh topic and group, a producer, polling. */
@@ -54,6 +54,20 @@ export async function committed(settings: KafkaSettings): Promise<number> {
   try {
     const [t] = await admin.fetchOffsets({ groupId: settings.groupId, topics: [settings.topic] });
     return (t?.partitions ?? []).reduce((n, p) => n + Math.max(0, Number(p.offset)), 0);
+  } finally {
+    await admin.disconnect();
+  }
+}
+
+/** Members of the group that hold at least one partition of the topic. */
+export async function assignedMembers(settings: KafkaSettings): Promise<number> {
+  const admin = kafkaClient(settings).admin();
+  await admin.connect();
+  try {
+    const { groups } = await admin.describeGroups([settings.groupId]);
+    const group = groups[0];
+    if (!group || group.state !== 'Stable') return 0;
+    return group.members.filter((m) => Object.keys(AssignerProtocol.MemberAssignment.decode(m.memberAssignment)?.assignment ?? {}).length > 0).length;
   } finally {
     await admin.disconnect();
   }
