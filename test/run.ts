@@ -21,9 +21,11 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'test-runner');
   const filters = process.argv.slice(2);
-  // Tiers run only when asked for by name (`npm run test:resilience`, `npm run test:marquez-ui`, which
-  // .ci/run runs after `npm test`): resilience (Neo4j killed and frozen again and again: minutes of JVM
-  // restarts) and marquez-ui (Marquez's web UI, built from its source once: about 9 minutes).
+  // Tiers run only when asked for by name (`npm run test:resilience`, `npm run test:marquez-ui`,
+  // `npm run test:cluster`, which .ci/run runs after `npm test`): resilience (Neo4j killed and frozen
+  // again and again: minutes of JVM restarts), marquez-ui (Marquez's web UI, built from its source
+  // once: about 9 minutes) and cluster (three brokers, a second Neo4j and five Tributary processes,
+  // which it starts itself).
   const tiers = [...TIERS, ...OPT_IN_TIERS.filter((t) => filters.some((x) => x.includes(t)))];
   const files = listTests(path.resolve(__dirname), tiers).filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
   if (files.length === 0) {
@@ -76,7 +78,7 @@ async function main(): Promise<number> {
 const TEST_CONCURRENCY = Number(process.env.TEST_CONCURRENCY) || 2;
 
 const TIERS = ['unit', 'cypher', 'api', 'kafka', 'browser'];
-const OPT_IN_TIERS = ['resilience', 'marquez-ui'];
+const OPT_IN_TIERS = ['resilience', 'marquez-ui', 'cluster'];
 
 function listTests(dir: string, tiers: string[]): string[] {
   const out: string[] = [];

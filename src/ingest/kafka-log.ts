@@ -1,4 +1,4 @@
-import { Kafka, logLevel, Partitioners, type Message, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Message, type Producer } from 'kafkajs';
 import type { KafkaSettings } from '../config';
 import { AppError, ErrorCode } from '../errors';
 import type { Executor } from '../graph/executor';
@@ -6,6 +6,7 @@ import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import type { EventLog, LogPosition } from './event-log';
+import { ensureTopic, PartitionedSender } from './kafka-send';
 import { isLogPosition } from './event-log';
 import { acceptItems, readLogOffsets, settle, type Accepted, type IngestItem, type IngestOutcome } from './ingestor';
 
@@ -21,7 +22,7 @@ const SEND_TIMEOUT_MS = 10_000;
  * so an API replica holds nothing a crash could lose. Validation comes first (a bad event is a
  * 400, never a dead letter); valid events are produced with the exact text received as the value,
  * keyed by run id (a run's events stay in order in one partition; dataset and job events by their
- * event id), by an idempotent producer with acks=all. The answer says where each event is (topic,
+ * event id), with acks=all, one request per partition (kafka-send.ts) and one in flight at a time. The answer says where each event is (topic,
  * partition, offset). Whoever consumes the topic (the Kafka worker, in this process or another)
  * projects it and records, in the graph, each partition's next offset (record-log-offset.cypher);
  * `Tributary-Wait: projected` polls those offsets in the graph this process reads, so it holds on
@@ -33,8 +34,7 @@ export class KafkaEventLog implements EventLog {
   readonly kind = 'kafka' as const;
   private readonly kafka: Kafka;
   private producer: Producer | null = null;
-  /** The partition the producer chose for each message of a send (read back to compute offsets). */
-  private readonly chosen = new WeakMap<Message, number>();
+  private sender: PartitionedSender | null = null;
   private readonly waiters = new Set<{ until: Map<number, number>; done: (ok: boolean) => void }>();
   private polling = false;
   private lagTimer: NodeJS.Timeout | null = null;
@@ -56,19 +56,21 @@ export class KafkaEventLog implements EventLog {
   }
 
   async start(): Promise<void> {
-    const inner = Partitioners.DefaultPartitioner();
+    // Not kafkajs' idempotent producer: after a send that fails while its request may have landed
+    // (a leader killed mid-request), kafkajs rolls the partition's sequence number back, and the next
+    // batch, other events under the reused number, is taken by the broker for a duplicate of the one
+    // that landed: dropped, and acknowledged with that batch's offset (seen in the cluster tier: an
+    // acknowledged event in neither graph). Plain acks=all with one request in flight per broker
+    // keeps a partition's order; a retry that duplicates an event is stored once (content hash).
     this.producer = this.kafka.producer({
-      idempotent: true,
+      idempotent: false,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: true,
       // Leadership moves (a broker gone) are seen within seconds, not kafkajs' default 5 minutes.
       metadataMaxAge: 10_000,
-      createPartitioner: () => (args) => {
-        const partition = inner(args);
-        this.chosen.set(args.message, partition);
-        return partition;
-      },
     });
+    this.sender = new PartitionedSender(this.kafka, this.producer);
+    await ensureTopic(this.kafka, this.settings.topic, this.log);
     await this.producer.connect();
     const refresh = () =>
       void this.measureLag().finally(() => {
@@ -82,6 +84,7 @@ export class KafkaEventLog implements EventLog {
     if (this.lagTimer) clearTimeout(this.lagTimer);
     this.lagTimer = null;
     for (const w of this.waiters) w.done(false);
+    await this.sender?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }
 
@@ -99,10 +102,10 @@ export class KafkaEventLog implements EventLog {
     if (!this.producer) throw new AppError(ErrorCode.UNAVAILABLE, 'the Kafka producer is not connected yet; retry');
     const messages: Message[] = events.map((e) => ({ key: keyOf(e), value: e.row.raw }));
     let timer: NodeJS.Timeout | undefined;
-    let metadata;
+    let written: { partition: number; offset: number }[];
     try {
-      metadata = await Promise.race([
-        this.producer.send({ topic: this.settings.topic, acks: -1, timeout: SEND_TIMEOUT_MS, messages }),
+      written = await Promise.race([
+        this.sender!.send(this.settings.topic, messages, { acks: -1, timeout: SEND_TIMEOUT_MS }),
         new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no acknowledgement within ${SEND_TIMEOUT_MS} ms`)), SEND_TIMEOUT_MS))),
       ]);
     } catch (err) {
@@ -111,16 +114,7 @@ export class KafkaEventLog implements EventLog {
     } finally {
       clearTimeout(timer);
     }
-    const base = new Map(metadata.map((m) => [m.partition, Number(m.baseOffset)]));
-    const seen = new Map<number, number>();
-    const positions = new Map<string, LogPosition>();
-    messages.forEach((m, i) => {
-      const partition = this.chosen.get(m)!;
-      const k = seen.get(partition) ?? 0;
-      seen.set(partition, k + 1);
-      positions.set(events[i]!.row.id, { topic: this.settings.topic, partition, offset: base.get(partition)! + k });
-    });
-    return positions;
+    return new Map(events.map((e, i) => [e.row.id, { topic: this.settings.topic, ...written[i]! }]));
   }
 
   async projected(outcomes: IngestOutcome[], wait: boolean, timeoutMs: number): Promise<boolean> {

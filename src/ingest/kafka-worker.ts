@@ -7,6 +7,7 @@ import { batchLength } from './batching';
 import { decodeUtf8 } from './decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 import { reasonOf } from './ndjson';
+import { ensureTopic, PartitionedSender } from './kafka-send';
 
 /** Longest a newly assigned partition waits for the graph's offsets to be compared with the group's. */
 const RESUME_CHECK_MS = 5_000;
@@ -43,6 +44,7 @@ export class KafkaWorker {
   private readonly kafka: Kafka;
   private consumer: Consumer | null = null;
   private producer: Producer | null = null;
+  private sender: PartitionedSender | null = null;
   private stopping = false;
   /** `topic/partition` → when storing its current chunk began (cleared once stored). */
   private readonly storingSince = new Map<string, number>();
@@ -66,7 +68,8 @@ export class KafkaWorker {
   }
 
   async start(): Promise<void> {
-    this.producer = this.kafka.producer({ allowAutoTopicCreation: true, idempotent: false });
+    this.producer = this.kafka.producer({ allowAutoTopicCreation: true, idempotent: false, metadataMaxAge: 10_000 });
+    this.sender = new PartitionedSender(this.kafka, this.producer);
     await this.producer.connect();
     await this.startConsumer();
     this.log.info('Kafka worker consuming', { topic: this.settings.topic, group: this.settings.groupId, brokers: this.settings.brokers });
@@ -139,16 +142,7 @@ export class KafkaWorker {
    * leader may take a while to be elected, so retriable errors are retried for up to a minute.
    */
   private async subscribe(consumer: Consumer): Promise<void> {
-    const admin = this.kafka.admin();
-    try {
-      await admin.connect();
-      const created = await admin.createTopics({ topics: [{ topic: this.settings.topic }], waitForLeaders: true });
-      if (created) this.log.info('Kafka events topic created', { topic: this.settings.topic });
-    } catch (err) {
-      this.log.warn('could not create the Kafka events topic (it may exist, or creation is not allowed); subscribing anyway', { topic: this.settings.topic, error: err });
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
+    await ensureTopic(this.kafka, this.settings.topic, this.log);
     for (let attempt = 1; ; attempt++) {
       try {
         await consumer.subscribe({ topic: this.settings.topic, fromBeginning: true });
@@ -195,6 +189,7 @@ export class KafkaWorker {
   async stop(): Promise<void> {
     this.stopping = true;
     await this.consumer?.disconnect().catch((err) => this.log.warn('Kafka consumer disconnect failed', { error: err }));
+    await this.sender?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }
 
@@ -282,9 +277,9 @@ export class KafkaWorker {
       }
     }
     if (dead.length > 0) {
-      await this.producer!.send({
-        topic: this.settings.dlqTopic,
-        messages: dead.map(({ message, reason, detail }) => ({
+      await this.sender!.send(
+        this.settings.dlqTopic,
+        dead.map(({ message, reason, detail }) => ({
           key: message.key,
           value: message.value,
           headers: {
@@ -296,7 +291,8 @@ export class KafkaWorker {
             [DLQ_HEADERS.offset]: message.offset,
           },
         })),
-      });
+        { acks: -1, timeout: 30_000 },
+      );
       for (const d of dead) this.metrics?.dlq.inc({ reason: d.reason });
     }
     return true;
