@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Message, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Admin, type Message, type Producer } from 'kafkajs';
 import type { KafkaSettings } from '../config';
 import { AppError, ErrorCode } from '../errors';
 import type { Executor } from '../graph/executor';
@@ -39,6 +39,10 @@ export class KafkaEventLog implements EventLog {
   private polling = false;
   private lagTimer: NodeJS.Timeout | null = null;
   private lastLag: GraphLag | null = null;
+  /** The lag measure's admin connection, kept between measures (null after a failure: reconnected next time). */
+  private admin: Admin | null = null;
+  /** A failing measure is logged once per streak, not every LAG_EVERY_MS. */
+  private lagFailing = false;
 
   constructor(
     private readonly settings: KafkaSettings,
@@ -84,6 +88,8 @@ export class KafkaEventLog implements EventLog {
     if (this.lagTimer) clearTimeout(this.lagTimer);
     this.lagTimer = null;
     for (const w of this.waiters) w.done(false);
+    await this.admin?.disconnect().catch(() => undefined);
+    this.admin = null;
     await this.sender?.close();
     await this.producer?.disconnect().catch(() => undefined);
   }
@@ -124,8 +130,10 @@ export class KafkaEventLog implements EventLog {
       until.set(o.pending.partition, Math.max(until.get(o.pending.partition) ?? -1, o.pending.offset));
     }
     if (until.size === 0) return true;
-    if (passed(until, await this.offsets())) return true;
+    // Not waiting: the event has only just been acknowledged; reading the graph would cost every
+    // fire-and-forget request a round trip for an answer that is almost always "not yet".
     if (!wait) return false;
+    if (passed(until, await this.offsets())) return true;
     return new Promise((resolve) => {
       const waiter = {
         until,
@@ -173,9 +181,13 @@ export class KafkaEventLog implements EventLog {
 
   /** The topic's end offsets against the graph's recorded ones (the events this graph has still to project). */
   private async measureLag(): Promise<void> {
-    const admin = this.kafka.admin();
     try {
-      await admin.connect();
+      if (!this.admin) {
+        const admin = this.kafka.admin();
+        await admin.connect();
+        this.admin = admin;
+      }
+      const admin = this.admin;
       const [ends, graph] = await Promise.all([admin.fetchTopicOffsets(this.settings.topic), this.offsets()]);
       const partitions = ends
         .map((p) => ({ partition: p.partition, end: Number(p.high), graph: graph.get(p.partition) ?? Number(p.low) }))
@@ -183,11 +195,14 @@ export class KafkaEventLog implements EventLog {
         .sort((a, b) => a.partition - b.partition);
       this.lastLag = { topic: this.settings.topic, events: partitions.reduce((n, p) => n + p.lag, 0), partitions, at: new Date().toISOString() };
       this.metrics?.graphLogLag.set({ topic: this.settings.topic }, this.lastLag.events);
+      if (this.lagFailing) this.log.info('measuring the graph’s lag behind the Kafka events topic works again', { topic: this.settings.topic });
+      this.lagFailing = false;
     } catch (err) {
       this.lastLag = null;
-      this.log.warn('could not measure the graph’s lag behind the Kafka events topic', { topic: this.settings.topic, error: err });
-    } finally {
-      await admin.disconnect().catch(() => undefined);
+      if (!this.lagFailing) this.log.warn('could not measure the graph’s lag behind the Kafka events topic (logged once until it works again)', { topic: this.settings.topic, error: err });
+      this.lagFailing = true;
+      await this.admin?.disconnect().catch(() => undefined);
+      this.admin = null;
     }
   }
 

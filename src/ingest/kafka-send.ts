@@ -29,7 +29,11 @@ export class PartitionedSender {
     const partitionMetadata = await this.partitionsOf(topic);
     const chosen = messages.map((message) => this.partitioner({ topic, partitionMetadata, message }));
     const groups = new Map<number, number[]>();
-    chosen.forEach((p, i) => groups.set(p, [...(groups.get(p) ?? []), i]));
+    chosen.forEach((p, i) => {
+      const group = groups.get(p);
+      if (group) group.push(i);
+      else groups.set(p, [i]);
+    });
     const out: { partition: number; offset: number }[] = new Array(messages.length);
     await Promise.all(
       [...groups].map(async ([partition, indexes]) => {

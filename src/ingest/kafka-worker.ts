@@ -71,6 +71,9 @@ export class KafkaWorker {
     this.producer = this.kafka.producer({ allowAutoTopicCreation: true, idempotent: false, metadataMaxAge: 10_000 });
     this.sender = new PartitionedSender(this.kafka, this.producer);
     await this.producer.connect();
+    // Dead letters are sent per partition (kafka-send.ts), which needs the topic's partitions:
+    // a missing dead-letter topic would fail every send and redeliver its chunk forever.
+    await ensureTopic(this.kafka, this.settings.dlqTopic, this.log);
     await this.startConsumer();
     this.log.info('Kafka worker consuming', { topic: this.settings.topic, group: this.settings.groupId, brokers: this.settings.brokers });
   }

@@ -9,7 +9,7 @@ import { Metrics } from '../../src/metrics';
 import { startService, type TestService } from '../support/app';
 import { runEvent } from '../support/events';
 import { uniquePrefix } from '../support/isolate';
-import { createTopic, kafkaClient, kafkaSettings, waitFor } from '../support/kafka';
+import { assignedMembers, createTopic, kafkaClient, kafkaSettings, waitFor } from '../support/kafka';
 
 /**
  * Issue 27 item 1: TRIBUTARY_INGEST_LOG=kafka. The HTTP API acknowledges once the events topic
@@ -23,6 +23,9 @@ let worker: KafkaWorker | null = null;
 const startWorker = async () => {
   worker = new KafkaWorker(settings, svc.app.ingestor, createLogger('error'), new Metrics(false));
   await worker.start();
+  // Until the group is stable with the partitions assigned, nothing is projected: a wait would
+  // spend its budget on the join instead.
+  await waitFor('the worker assigned the partitions', async () => (await assignedMembers(settings)) === 1);
 };
 
 before(async () => {

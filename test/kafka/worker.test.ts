@@ -40,7 +40,9 @@ describe('Kafka ingestion worker', () => {
       const worker = new KafkaWorker(settings, svc.app.ingestor, createLogger('error'), new Metrics(false));
       await worker.start();
       try {
-        assert.equal((await admin.listTopics()).includes(settings.topic), true);
+        const topics = await admin.listTopics();
+        assert.equal(topics.includes(settings.topic), true);
+        assert.equal(topics.includes(settings.dlqTopic), true, 'the dead-letter topic is created too (dead letters are sent per partition)');
         const ns = uniquePrefix('kafka-fresh');
         const producer = kafkaClient(settings).producer();
         await producer.connect();
