@@ -32,6 +32,7 @@ import type { Config } from '../src/config';
 import { startKafka } from '../test/support/kafka-broker';
 import { assignedMembers, committed, createTopic, kafkaClient, produce } from '../test/support/kafka';
 import { generate, SIZES } from './generator';
+import { replicaLag } from './replica-lag';
 
 /**
  * `npm run bench -- [S|M|L]`: generates a lineage stream of that size, then in one run measures
@@ -164,6 +165,21 @@ async function main() {
     const seconds = await timedKafka(own, events, path.join(home, `kafka-${workers}`), config, workers);
     scaleOut.push({ workers, seconds, conflicts: (await lockConflicts(app.metrics)) - conflicts0 });
   }
+  // Replica lag: offered loads as fractions of one projector's rate just measured, 30 s each.
+  const oneRate = scaleOut.length > 0 ? eventCount / scaleOut[0]!.seconds : 0;
+  const lagLevels = withScaleOut
+    ? await replicaLag({
+        config,
+        home,
+        log,
+        primary: { executor: app.executor, ingestor: new Ingestor(app.executor, log, app.metrics, app.rules, new ProjectionWriter()), metrics: app.metrics },
+        warm: generate({ ...spec, seed: 59, nameOffset: 39_000_000 }).events.slice(0, 2000),
+        levels: LAG_LOAD.map((fraction, i) => {
+          const rate = Math.max(5, Math.round(oneRate * fraction));
+          return { rate, events: generate({ ...spec, seed: 60 + i, nameOffset: 40_000_000 + i * 1_000_000 }).events.slice(0, rate * 30) };
+        }),
+      })
+    : [];
   memory.phase('queries');
   const graph = await graphSize(driver);
   // As an operator would after a bulk load: resample the indexes and drop plans made on the old
@@ -191,6 +207,18 @@ async function main() {
     out('|---|---|---|');
     out(`| Tributary | ${per1k(cpu1.neo4j - cpu0.neo4j)} | ${per1k(cpu1.node - cpu0.node)} |`);
     if (withLowerBound) out(`| lower bound | ${per1k(cpu2.neo4j - cpu1.neo4j)} | ${per1k(cpu2.node - cpu1.node)} |`);
+    out();
+  }
+  if (lagLevels.length > 0) {
+    out('Replica lag under load (--scale-out; replica-lag.ts): one topic (4 partitions), the primary graph and a read replica (a second embedded Neo4j, heap 2g) each fed by its own projector in its own group, 30 s of events per level at a steady offered rate (a fraction of one projector\'s rate above). Delay: from the topic\'s acknowledgement of a 100 ms tick of events until the graph\'s recorded offsets pass it (what `Tributary-Wait: projected` waits for). Everything shares the 2 cores.');
+    out();
+    out('| offered events/s (× one projector) | produced events/s | events | graph | delay p50 / p95 / max ms | most behind (events) | transactions | mean ms per transaction | events per transaction |');
+    out('|---|---|---|---|---|---|---|---|---|');
+    for (const l of lagLevels) {
+      for (const [name, d] of [['primary', l.primary], ['replica', l.replica]] as const) {
+        out(`| ${l.offered} (${(l.offered / oneRate).toFixed(2)}) | ${l.produced} | ${l.events} | ${name} | ${d.p50} / ${d.p95} / ${d.max} | ${d.maxBehind} | ${d.transactions} | ${d.meanTxMs} | ${d.eventsPerTx} |`);
+      }
+    }
     out();
   }
   out(`Graph after ingestion: ${graph.nodes.toLocaleString('en')} nodes (${graph.fields.toLocaleString('en')} fields), ${graph.relationships.toLocaleString('en')} relationships, without the lower bound's copy.`);
@@ -470,6 +498,8 @@ main().catch((err) => {
 });
 
 const KAFKA_BATCH = 500;
+/** Replica lag levels (--scale-out): offered load as a fraction of one projector's measured rate. */
+const LAG_LOAD = [0.25, 0.5, 0.75];
 
 /** Lock conflicts the service's transactions lost so far (tributary_write_lock_conflicts_total). */
 async function lockConflicts(metrics: Metrics): Promise<number> {

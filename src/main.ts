@@ -6,6 +6,7 @@ import { createApp, createCore, type App, type Core } from './app';
 import { createDriver } from './graph/driver';
 import { startEmbeddedNeo4j, ProvisionError, type EmbeddedNeo4j } from './graph/embedded/neo4j';
 import { Neo4jSupervisor } from './graph/embedded/supervisor';
+import { neo4jAdmin } from './graph/embedded/admin';
 import { printGraphqlSchema } from './graphql/schema';
 import { authFromConfig, newToken } from './http/auth';
 import { addOpsRoutes, answerErrorsAsJson, loggingOptions, traceRequests } from './http/server';
@@ -215,12 +216,17 @@ async function main(argv: string[]): Promise<void> {
   const log = createLogger(config.logLevel);
   if (command === 'serve' || command === 'api' || command === 'worker') return run(command, config, log);
   if (command === 'neo4j') return neo4jOnly(config, log);
+  if (command === 'neo4j-admin') {
+    if (config.neo4j) throw new ConfigError('neo4j-admin works on the embedded store (TRIBUTARY_HOME); NEO4J_URI is set, so use that server\'s own neo4j-admin');
+    process.exitCode = await neo4jAdmin(config.embedded, argv.slice(1), (m) => log.info(m));
+    return;
+  }
   if (command === 'reproject') return reprojectCommand(config, log, arg ?? '');
   if (command === 'ingest') {
     process.exitCode = await ingestFile(config, log, arg);
     return;
   }
-  throw new ConfigError(`unknown command "${command}" (expected serve, api, worker, neo4j, ingest, reproject or emit-schema)`);
+  throw new ConfigError(`unknown command "${command}" (expected serve, api, worker, neo4j, neo4j-admin, ingest, reproject or emit-schema)`);
 }
 
 if (require.main === module) {

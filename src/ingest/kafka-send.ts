@@ -80,6 +80,8 @@ export async function ensureTopic(kafka: Kafka, topic: string, log: Logger): Pro
   const admin = kafka.admin();
   try {
     await admin.connect();
+    // Asked first: creating a topic that exists makes kafkajs log the broker's refusal as a warning.
+    if ((await admin.listTopics()).includes(topic)) return;
     const created = await admin.createTopics({ topics: [{ topic }], waitForLeaders: true });
     if (created) log.info('Kafka topic created', { topic });
   } catch (err) {

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Kafka, logLevel } from 'kafkajs';
 import neo4j, { type Driver } from 'neo4j-driver';
 import { loadConfig } from '../../src/config';
+import { neo4jAdmin } from '../../src/graph/embedded/admin';
 import { freePort, startEmbeddedNeo4j, type EmbeddedNeo4j } from '../../src/graph/embedded/neo4j';
 import { createDriver } from '../../src/graph/driver';
 import { loadQueries, Query } from '../../src/graph/queries';
@@ -38,9 +39,13 @@ const main = path.join(repoRoot, 'dist', 'src', 'main.js');
 
 let kafka: KafkaCluster;
 let replica: EmbeddedNeo4j;
+/** Graph C: a replica started from a dump of B (second case). */
+let copy: EmbeddedNeo4j | undefined;
 const graphA = process.env.NEO4J_URI!;
 let graphB: string;
 const children: { name: string; child: ChildProcess; port: number }[] = [];
+/** What the first case leaves for the second: its prefix and the API of graph A. */
+const first: { prefix?: string; apiA?: { port: number } } = {};
 
 async function startProcess(name: string, shape: 'api' | 'worker', env: Record<string, string>): Promise<{ name: string; child: ChildProcess; port: number }> {
   const port = await freePort();
@@ -73,6 +78,29 @@ async function startProcess(name: string, shape: 'api' | 'worker', env: Record<s
   return started;
 }
 
+/** Until the API's /readyz says its graph has projected the whole topic (a fresh measure). */
+const lagZero = (api: { name: string; port: number }) =>
+  waitFor(`${api.name}: graph lag 0`, async () => {
+    const ready = (await (await fetch(`http://127.0.0.1:${api.port}/readyz`)).json()) as { ingestLog?: { graphLag: { events: number; at: string } | null } };
+    const lag = ready.ingestLog?.graphLag;
+    return lag !== null && lag !== undefined && lag.events === 0 && Date.parse(lag.at) > Date.now() - 1_500;
+  }, 180_000);
+
+/** SIGTERM, then the exit (a clean shutdown lets go of the graph and leaves the group). */
+async function stopProcess(name: string): Promise<void> {
+  const p = children.find((c) => c.name === name)!;
+  if (p.child.exitCode !== null) return;
+  const exited = new Promise((r) => p.child.once('exit', r));
+  p.child.kill('SIGTERM');
+  await exited;
+}
+
+/** Events a worker has taken from Kafka so far, every outcome (its /metrics). */
+async function kafkaEventsTaken(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  return [...text.matchAll(/^tributary_ingest_events_total\{[^}]*transport="kafka"[^}]*\} (\d+)/gm)].reduce((n, m) => n + Number(m[1]), 0);
+}
+
 before(async () => {
   assert.ok(graphA, 'the cluster tier needs NEO4J_URI: run it with `npm run test:cluster`');
   const [k, r] = await Promise.allSettled([
@@ -98,6 +126,7 @@ before(async () => {
 after(async () => {
   for (const { child } of children) child.kill('SIGKILL');
   await replica?.stop();
+  await copy?.stop();
   await kafka?.stop();
   if (!process.exitCode) fs.rmSync(scratch, { recursive: true, force: true });
 });
@@ -158,13 +187,7 @@ describe('the production shape on one machine: three brokers, two APIs, three wo
     assert.equal(acknowledged.size, events.length, 'every event acknowledged once (ids are content hashes; the events differ)');
 
     // Each API reports its graph's lag behind the topic; both return to 0.
-    for (const api of apis) {
-      await waitFor(`${api.name}: graph lag 0`, async () => {
-        const ready = (await (await fetch(`http://127.0.0.1:${api.port}/readyz`)).json()) as { ingestLog?: { graphLag: { events: number; at: string } | null } };
-        const lag = ready.ingestLog?.graphLag;
-        return lag !== null && lag !== undefined && lag.events === 0 && Date.parse(lag.at) > Date.now() - 1_500;
-      }, 180_000);
-    }
+    for (const api of apis) await lagZero(api);
 
     const drivers: Driver[] = [graphA, graphB].map((uri) => createDriver({ uri, user: 'neo4j', retryMs: 3000 }));
     try {
@@ -178,7 +201,52 @@ describe('the production shape on one machine: three brokers, two APIs, three wo
       const [a, b] = await Promise.all(drivers.map(async (driver) => normalisedDump(prefix, await dumpNamespaces({ driver }, prefix))));
       assert.ok(a!.length > 1000, `graph size ${a!.length}`);
       assertSameGraph(a!, b!, 'graph A (two workers, one killed) and graph B (the replica) differ');
+      Object.assign(first, { prefix, apiA: apis[0] });
       process.stdout.write(`# cluster tier: ${acknowledged.size} events acknowledged (${refusals} refusals retried), ${a!.length} nodes and relationships in each graph\n`);
+    } finally {
+      await Promise.all(drivers.map((d) => d.close()));
+    }
+  });
+  it('starts a new replica from a neo4j-admin dump of another, and it reads only what the copy lacks', async () => {
+    assert.ok(first.prefix && first.apiA, 'the first case ran');
+    // Community dumps offline databases: the copy's source (graph B) stops, with what uses it.
+    await Promise.all([stopProcess('worker-b'), stopProcess('api-b')]);
+    await replica.stop();
+    const dumps = path.join(scratch, 'dumps');
+    fs.mkdirSync(dumps);
+    const admin = async (home: string, args: string[]) => {
+      let said = '';
+      const code = await neo4jAdmin({ ...config.embedded, home }, args, () => undefined, (c) => (said += c));
+      assert.equal(code, 0, `neo4j-admin ${args.join(' ')}: ${said.split('\n').filter((l) => !l.startsWith('Files:')).join('\n')}`);
+    };
+    await admin(path.join(scratch, 'replica-neo4j'), ['database', 'dump', 'neo4j', `--to-path=${dumps}`, '--overwrite-destination=true']);
+    await admin(path.join(scratch, 'copy-neo4j'), ['database', 'load', 'neo4j', `--from-path=${dumps}`, '--overwrite-destination=true']);
+
+    // Events the copy lacks: acknowledged after the dump, before graph C exists.
+    const prefix = uniquePrefix('cluster-after-copy');
+    const later = generateEvents(prefix, 99);
+    for (const event of later) {
+      const res = await fetch(`http://127.0.0.1:${first.apiA.port}/api/v1/lineage`, { method: 'POST', headers: { 'content-type': 'application/json', 'tributary-wait': 'none' }, body: JSON.stringify(event) });
+      assert.equal(res.status, 201, await res.text());
+    }
+
+    copy = await startEmbeddedNeo4j({ ...config.embedded, home: path.join(scratch, 'copy-neo4j'), port: 0, heap: '512m', pageCache: '128m' }, log);
+    const worker = await startProcess('worker-c', 'worker', { NEO4J_URI: copy.uri, KAFKA_GROUP_ID: 'graph-c', TRIBUTARY_LOG_LEVEL: 'info' });
+    const api = await startProcess('api-c', 'api', { NEO4J_URI: copy.uri, TRIBUTARY_INGEST_LOG: 'kafka' });
+    await Promise.all([lagZero(api), lagZero({ name: 'api-a', port: first.apiA.port })]);
+    // A new group with no committed offsets would read the topic from its start; the worker seeks
+    // to the offsets the copy recorded instead, so it takes exactly the events acknowledged since.
+    assert.equal(await kafkaEventsTaken(worker.port), later.length, `worker-c read only what the copy lacks (log: ${path.join(scratch, 'worker-c.log')})`);
+    assert.match(fs.readFileSync(path.join(scratch, 'worker-c.log'), 'utf8'), /resuming a partition where the graph ends/);
+
+    const drivers: Driver[] = [graphA, copy.uri].map((uri) => createDriver({ uri, user: 'neo4j', retryMs: 3000 }));
+    try {
+      for (const p of [first.prefix, prefix]) {
+        const [a, c] = await Promise.all(drivers.map(async (driver) => normalisedDump(p, await dumpNamespaces({ driver }, p))));
+        assert.ok(c!.length > 50, `graph size ${c!.length}`);
+        assertSameGraph(a!, c!, `graph A and graph C (loaded from B's dump, then caught up) differ under ${p}`);
+      }
+      process.stdout.write(`# cluster tier: a replica loaded from a dump caught up by ${later.length} events, none of the copy's read again\n`);
     } finally {
       await Promise.all(drivers.map((d) => d.close()));
     }

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config';
 import type { Logger } from '../../log';
+import { storeHome } from './admin';
 import { provision, ProvisionError } from './provision';
 import { neo4jMemory } from './sizing';
 
@@ -62,7 +63,7 @@ export async function startEmbeddedNeo4j(
       `port ${port} is in use (another Neo4j?): set TRIBUTARY_NEO4J_PORT to a free port, or NEO4J_URI to use that server`,
     );
   }
-  const home = path.join(settings.home, 'neo4j');
+  const home = storeHome(settings);
   fs.mkdirSync(path.join(home, 'logs'), { recursive: true });
   const stderrLog = path.join(home, 'logs', 'launcher.log');
   const stderrFd = fs.openSync(stderrLog, 'a');
