@@ -71,12 +71,24 @@ export class Ingestor {
    * same transaction when the batch commits whole (record-log-offset.cypher).
    */
   async ingest(items: IngestItem[], checkpoint?: LogCheckpoint): Promise<IngestOutcome[]> {
-    const batch = acceptItems(items, this.log);
-    if (batch.accepted.size === 0) {
-      if (checkpoint) await recordCheckpoint(this.executor, checkpoint);
-      return batch.outcomes;
+    return (await this.ingestChunks([{ items, checkpoint }]))[0]!;
+  }
+
+  /**
+   * Several chunks (the Kafka worker's, of different partitions) in one transaction: each chunk's
+   * outcomes in its input order, every checkpoint recorded as `ingest` records one. An event in two
+   * chunks is stored once (both chunks see it stored).
+   */
+  async ingestChunks(chunks: { items: IngestItem[]; checkpoint?: LogCheckpoint }[]): Promise<IngestOutcome[][]> {
+    const batches = chunks.map((c) => acceptItems(c.items, this.log));
+    const checkpoints = chunks.flatMap((c) => (c.checkpoint ? [c.checkpoint] : []));
+    const accepted = new Map(batches.flatMap((b) => [...b.accepted]));
+    if (accepted.size === 0) {
+      if (checkpoints.length > 0) await recordCheckpoints(this.executor, checkpoints);
+      return batches.map((b) => b.outcomes);
     }
-    return settle(batch, await this.commit([...batch.accepted.values()], checkpoint));
+    const results = await this.commit([...accepted.values()], checkpoints);
+    return batches.map((b) => settle(b, results));
   }
 
   /**
@@ -87,9 +99,9 @@ export class Ingestor {
    * one event the database refuses costs no other event its place; that event alone fails
    * (INTERNAL, logged).
    */
-  private async commit(events: Accepted[], checkpoint?: LogCheckpoint): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
+  private async commit(events: Accepted[], checkpoints: LogCheckpoint[] = []): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
-      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'ingest', events, checkpoint);
+      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'ingest', events, checkpoints);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
       const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
@@ -107,7 +119,7 @@ export class Ingestor {
         const [a, b] = [await this.commit(events.slice(0, mid)), await this.commit(events.slice(mid))];
         results = new Map([...a, ...b]);
       }
-      if (checkpoint) await recordCheckpoint(this.executor, checkpoint);
+      if (checkpoints.length > 0) await recordCheckpoints(this.executor, checkpoints);
       return results;
     }
   }
@@ -197,13 +209,13 @@ export async function writeBatch(
   on: { executor: Executor; writer: ProjectionWriter; metrics?: Metrics; rules: IdentityRules },
   name: string,
   events: Accepted[],
-  checkpoint?: LogCheckpoint,
+  checkpoints: LogCheckpoint[] = [],
 ): Promise<Set<string>> {
   const prepared = prepareBatch(events, on.rules);
   const created = await on.writer.exclusive(async () => {
     const timer = on.metrics?.projectionSeconds.startTimer();
     const result = await on.executor.writeTx(name, async (tx) => {
-      const [ids] = await Promise.all([storeAndProject(tx, prepared), checkpoint ? tx.run(Query.RecordLogOffset, checkpointParams(checkpoint)) : null]);
+      const [ids] = await Promise.all([storeAndProject(tx, prepared), ...checkpoints.map((c) => tx.run(Query.RecordLogOffset, checkpointParams(c)))]);
       return ids;
     });
     timer?.();
@@ -223,9 +235,9 @@ export interface LogCheckpoint {
 
 const checkpointParams = (c: LogCheckpoint) => ({ id: logOffsetId(c.topic, c.partition), topic: c.topic, partition: c.partition, next: c.next });
 
-/** Records a checkpoint alone (its batch was split, or held no event to store). */
-async function recordCheckpoint(executor: Executor, c: LogCheckpoint): Promise<void> {
-  await executor.writeTx('log-offset', (tx) => tx.run(Query.RecordLogOffset, checkpointParams(c)));
+/** Records checkpoints alone (their batch was split, or held no event to store). */
+async function recordCheckpoints(executor: Executor, checkpoints: LogCheckpoint[]): Promise<void> {
+  await executor.writeTx('log-offset', (tx) => Promise.all(checkpoints.map((c) => tx.run(Query.RecordLogOffset, checkpointParams(c)))));
 }
 
 /** How far this graph has projected each partition of a Kafka events topic: partition → next offset. */

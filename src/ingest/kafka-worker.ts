@@ -7,10 +7,13 @@ import { batchLength } from './batching';
 import { decodeUtf8 } from './decode';
 import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
 import { reasonOf } from './ndjson';
+import { ChunkCoalescer } from './chunk-coalescer';
 import { ensureTopic, PartitionedSender } from './kafka-send';
 
 /** Longest a newly assigned partition waits for the graph's offsets to be compared with the group's. */
 const RESUME_CHECK_MS = 5_000;
+/** Partitions whose batches are in hand at once: their chunks share transactions (chunk-coalescer.ts). */
+const CONCURRENT_PARTITIONS = 4;
 /** Subscription attempts (a second apart) while a new events topic has no leader yet. */
 const SUBSCRIBE_ATTEMPTS = 60;
 
@@ -19,13 +22,14 @@ const SUBSCRIBE_ATTEMPTS = 60;
  * event (JSON) per message from the topic.
  *
  * Delivery: at least once. A batch of a partition's messages, in order, is stored and projected
- * in one Neo4j transaction; bad messages go to the dead-letter topic (unchanged, the reason in
+ * in one Neo4j transaction (with other partitions' batches waiting at that moment:
+ * chunk-coalescer.ts); bad messages go to the dead-letter topic (unchanged, the reason in
  * headers) before the offsets are committed; offsets are committed only after both. A crash at
  * any point redelivers, and redelivery is harmless (idempotent projection).
- * Backpressure: two partitions' batches at a time: while one is in its transaction, the other is
- * decoded, validated and planned, then waits for the process's one projection writer (writer.ts);
- * at most `maxBatch` events and `maxBatchBytes` of message values per transaction (one larger
- * message alone), so a transaction's message to Neo4j stays small whatever the event size. While
+ * Backpressure: up to CONCURRENT_PARTITIONS partitions' batches at a time: while one transaction
+ * is in flight, the others are decoded, validated and planned, then wait for the next, which takes
+ * them together through the process's one projection writer (writer.ts); at most `maxBatch`
+ * events and `maxBatchBytes` of message values per transaction (one larger message alone), so a transaction's message to Neo4j stays small whatever the event size. While
  * Neo4j is unavailable the batch is retried with backoff (heartbeating, so the group keeps the
  * partition): consumption pauses and resumes by itself, nothing is skipped.
  * Shutdown: `stop` lets the batch in flight finish (or abandons it uncommitted) and never commits
@@ -46,6 +50,8 @@ export class KafkaWorker {
   private producer: Producer | null = null;
   private sender: PartitionedSender | null = null;
   private stopping = false;
+  /** Chunks of several partitions share a transaction (chunk-coalescer.ts). */
+  private readonly coalescer: ChunkCoalescer;
   /** `topic/partition` → when storing its current chunk began (cleared once stored). */
   private readonly storingSince = new Map<string, number>();
 
@@ -55,6 +61,7 @@ export class KafkaWorker {
     private readonly log: Logger,
     private readonly metrics?: Metrics,
   ) {
+    this.coalescer = new ChunkCoalescer((chunks) => ingestor.ingestChunks(chunks), settings.maxBatch, settings.maxBatchBytes);
     this.kafka = new Kafka({
       clientId: settings.clientId,
       brokers: settings.brokers,
@@ -100,7 +107,7 @@ export class KafkaWorker {
       // Leadership moves (a broker gone) are seen within seconds, not kafkajs' default 5 minutes.
       metadataMaxAge: 10_000,
       // A partition's fetch fills a transaction (OpenLineage events run 2-20 KB; kafkajs' 1 MiB
-      // default handed over ~200 of them); memory stays bounded by two partitions in hand.
+      // default handed over ~200 of them); memory stays bounded by the partitions in hand.
       maxBytesPerPartition: 8 * 1024 * 1024,
       maxBytes: 32 * 1024 * 1024,
     });
@@ -134,7 +141,7 @@ export class KafkaWorker {
     await consumer.run({
       autoCommit: false,
       eachBatchAutoResolve: false,
-      partitionsConsumedConcurrently: 2,
+      partitionsConsumedConcurrently: CONCURRENT_PARTITIONS,
       eachBatch: (payload) => this.handleBatch(payload),
     });
   }
@@ -247,7 +254,7 @@ export class KafkaWorker {
     for (let attempt = 0; ; attempt++) {
       try {
         const next = Number(BigInt(messages[messages.length - 1]!.offset) + 1n);
-        const outcomes = await this.ingestor.ingest(items.map((i) => i.item), { topic, partition, next });
+        const outcomes = await this.coalescer.submit({ items: items.map((i) => i.item), checkpoint: { topic, partition, next } });
         this.storingSince.delete(key);
         outcomes.forEach((o, k) => {
           this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: outcomeLabel(o) });
