@@ -42,6 +42,13 @@ describe('command line', () => {
   it('an unknown command or a bad setting is one clear line, no stack trace', async () => {
     const res = await cli(['frobnicate'], '');
     assert.equal(res.code, 1);
-    assert.equal(res.stderr.trim(), 'tributary: unknown command "frobnicate" (expected serve, api, worker, neo4j, ingest, reproject or emit-schema)');
+    assert.equal(res.stderr.trim(), 'tributary: unknown command "frobnicate" (expected serve, api, worker, neo4j, neo4j-admin, ingest, reproject or emit-schema)');
+  });
+
+  it('`neo4j-admin` works on the embedded store only: with NEO4J_URI set it says to use that server’s own', async () => {
+    assert.ok(process.env.NEO4J_URI, 'the test tiers run against NEO4J_URI');
+    const res = await cli(['neo4j-admin', 'database', 'info'], '');
+    assert.equal(res.code, 1);
+    assert.equal(res.stderr.trim(), "tributary: neo4j-admin works on the embedded store (TRIBUTARY_HOME); NEO4J_URI is set, so use that server's own neo4j-admin");
   });
 });
