@@ -185,6 +185,8 @@ export class KafkaEventLog implements EventLog {
       if (!this.admin) {
         const admin = this.kafka.admin();
         await admin.connect();
+        // Stopped meanwhile: nothing would disconnect it.
+        if (this.lagTimer === null) return void (await admin.disconnect().catch(() => undefined));
         this.admin = admin;
       }
       const admin = this.admin;
