@@ -29,9 +29,10 @@ const SUBSCRIBE_ATTEMPTS = 60;
  * Backpressure: up to CONCURRENT_PARTITIONS partitions' batches at a time: while one transaction
  * is in flight, the others are decoded, validated and planned, then wait for the next, which takes
  * them together through the process's one projection writer (writer.ts); at most `maxBatch`
- * events and `maxBatchBytes` of message values per transaction (one larger message alone), so a transaction's message to Neo4j stays small whatever the event size. While
- * Neo4j is unavailable the batch is retried with backoff (heartbeating, so the group keeps the
- * partition): consumption pauses and resumes by itself, nothing is skipped.
+ * events and `maxBatchBytes` of message values per transaction (one larger message alone), so a
+ * transaction's message to Neo4j stays small whatever the event size. While Neo4j is unavailable
+ * the batch is retried with backoff (heartbeating, so the group keeps the partition):
+ * consumption pauses and resumes by itself, nothing is skipped.
  * Shutdown: `stop` lets the batch in flight finish (or abandons it uncommitted) and never commits
  * offsets of events that were not stored.
  */

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config-types';
+import { storeHome } from './neo4j';
 import { provision } from './provision';
 
 /**
@@ -32,6 +32,3 @@ export async function neo4jAdmin(
     child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
   });
 }
-
-/** The Neo4j home (its data/ and logs/) of the embedded Neo4j whose Tributary home is `settings.home`. */
-export const storeHome = (settings: Pick<EmbeddedNeo4jSettings, 'home'>): string => path.join(settings.home, 'neo4j');

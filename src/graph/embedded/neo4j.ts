@@ -5,7 +5,6 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config';
 import type { Logger } from '../../log';
-import { storeHome } from './admin';
 import { provision, ProvisionError } from './provision';
 import { neo4jMemory } from './sizing';
 
@@ -46,6 +45,9 @@ export interface EmbeddedNeo4j {
 }
 
 export { ProvisionError };
+
+/** The Neo4j home (its data/ and logs/) of the embedded Neo4j whose Tributary home is `settings.home`. */
+export const storeHome = (settings: Pick<EmbeddedNeo4jSettings, 'home'>): string => path.join(settings.home, 'neo4j');
 
 export async function startEmbeddedNeo4j(
   settings: EmbeddedNeo4jSettings,
