@@ -1,5 +1,6 @@
 import type http from 'node:http';
 import { send } from './http-client';
+import { cpuMs } from './processes';
 
 /**
  * Marquez's own read API on both sides (issue 26): the same GET requests, byte for byte, to Marquez
@@ -15,7 +16,10 @@ import { send } from './http-client';
  * Node.js has compiled yet after ingestion, the others the steady state a user of the UI meets.
  * Both are reported; the steady state is the headline figure. Several steady passes because the
  * small requests take a few milliseconds on both sides, where 20 samples on a shared machine
- * decide little.
+ * decide little. Beside the latencies, each side's CPU time per request over the steady passes
+ * (all its processes: Marquez's JVM and PostgreSQL, Tributary's Node.js and Neo4j), read from
+ * /proc: the work a request costs, which noise from other tenants of the machine changes less
+ * than it changes a latency of a few milliseconds.
  */
 export interface Start {
   namespace: string;
@@ -32,11 +36,13 @@ export interface EndpointFigures {
   tributaryErrors: number;
   /** The first pass over the same URLs (absent for lineage, sent once). */
   first?: { marquezMs: number[]; tributaryMs: number[] };
+  /** CPU time per request (ms, every process of the side, any core) over the passes reported. */
+  cpuMsPerRequest: { marquez: number; tributary: number };
   /** Lineage only: Marquez's node count, Tributary's, how many of Marquez's Tributary also has, answers Tributary cut. */
   nodes?: { marquez: number[]; tributary: number[]; marquezInTributary: number[]; truncated: number };
 }
 
-type Side = { port: number };
+type Side = { port: number; pids: () => number[] };
 type Answer = { status: number; text: string; headers: http.IncomingHttpHeaders; ms: number };
 /** Marquez's answers already timed, by URL: sent again, a minutes-long request would only cost time. */
 export type MarquezAnswers = Map<string, Answer>;
@@ -75,10 +81,14 @@ export async function compareEndpoints(agent: http.Agent, marquez: Side, tributa
       tributaryMs: [],
       marquezErrors: 0,
       tributaryErrors: 0,
+      cpuMsPerRequest: { marquez: NaN, tributary: NaN },
       ...(c.lineage ? { nodes: { marquez: [], tributary: [], marquezInTributary: [], truncated: 0 } } : { first: { marquezMs: [], tributaryMs: [] } }),
     };
     const passes = c.lineage ? [c.urls.entries()] : Array.from({ length: 1 + STEADY_PASSES }, () => c.urls.entries());
+    const reported = c.lineage ? 0 : 1;
+    let cpuFrom = { m: 0, t: 0 };
     for (const [pass, entries] of passes.entries()) for (const [i, url] of entries) {
+      if (pass === reported && i === 0) cpuFrom = { m: cpuMs(marquez.pids()), t: cpuMs(tributary.pids()) };
       // Alternate which side goes first, so neither always meets the other's warm caches.
       const order = i % 2 === 0 ? (['m', 't'] as const) : (['t', 'm'] as const);
       const answers: Record<'m' | 't', Answer> = {} as never;
@@ -117,8 +127,11 @@ export async function compareEndpoints(agent: http.Agent, marquez: Side, tributa
         }
       }
     }
+    // Marquez answers reused (table lineage) cost Marquez nothing here: its CPU is per request sent.
+    const sent = { m: fig.marquezMs.length - (c.lineage ? c.urls.filter((u) => known.has(u)).length : 0), t: fig.tributaryMs.length };
+    fig.cpuMsPerRequest = { marquez: sent.m > 0 ? (cpuMs(marquez.pids()) - cpuFrom.m) / sent.m : NaN, tributary: (cpuMs(tributary.pids()) - cpuFrom.t) / sent.t };
     const firstPass = fig.first ? `; first pass ${pct(fig.first.marquezMs, 50).toFixed(1)} / ${pct(fig.first.tributaryMs, 50).toFixed(1)} ms` : '';
-    log(`${c.name}: Marquez p50 ${pct(fig.marquezMs, 50).toFixed(1)} ms, Tributary p50 ${pct(fig.tributaryMs, 50).toFixed(1)} ms (${c.urls.length} requests${firstPass})`);
+    log(`${c.name}: Marquez p50 ${pct(fig.marquezMs, 50).toFixed(1)} ms, Tributary p50 ${pct(fig.tributaryMs, 50).toFixed(1)} ms; CPU per request ${fig.cpuMsPerRequest.marquez.toFixed(1)} / ${fig.cpuMsPerRequest.tributary.toFixed(1)} ms (${c.urls.length} requests${firstPass})`);
     out.push(fig);
   }
   return out;
@@ -142,8 +155,10 @@ export function renderEndpoints(figs: EndpointFigures[]): string[] {
     '',
     `Every case but table lineage is sent ${1 + STEADY_PASSES} times; the figures are the last ${STEADY_PASSES} passes (the steady state), the first pass (code paths not yet compiled after ingestion) is in its own column.`,
     '',
-    '| request | Marquez p50 / p95 | Tributary p50 / p95 | Tributary faster (p50) | first pass p50: Marquez / Tributary (faster) | notes |',
-    '|---|---|---|---|---|---|',
+    'CPU per request: what all of a side\'s processes spent (user + system, any core) over those passes, divided by the requests sent (table lineage: Marquez\'s answers are reused from the comparison above, so only Tributary\'s is measured here).',
+    '',
+    '| request | Marquez p50 / p95 | Tributary p50 / p95 | Tributary faster (p50) | CPU per request: Marquez / Tributary (less) | first pass p50: Marquez / Tributary (faster) | notes |',
+    '|---|---|---|---|---|---|---|',
     ...figs.map((f) => {
       const notes = [`${f.marquezMs.length} requests`, `non-200: Marquez ${f.marquezErrors}, Tributary ${f.tributaryErrors}`];
       if (f.nodes) {
@@ -153,7 +168,9 @@ export function renderEndpoints(figs: EndpointFigures[]): string[] {
       const m = `${med(f.marquezMs).toFixed(1)} / ${pct(f.marquezMs, 95).toFixed(1)} ms`;
       const t = `${med(f.tributaryMs).toFixed(1)} / ${pct(f.tributaryMs, 95).toFixed(1)} ms`;
       const first = f.first ? `${med(f.first.marquezMs).toFixed(1)} / ${med(f.first.tributaryMs).toFixed(1)} ms (${(med(f.first.marquezMs) / med(f.first.tributaryMs)).toFixed(1)}×)` : '– (sent once)';
-      return `| ${f.case} | ${m} | ${t} | ${(med(f.marquezMs) / med(f.tributaryMs)).toFixed(1)}× | ${first} | ${notes.join('; ')} |`;
+      const cpu = f.cpuMsPerRequest;
+      const cpuCell = Number.isFinite(cpu.marquez) ? `${cpu.marquez.toFixed(1)} / ${cpu.tributary.toFixed(1)} ms (${(cpu.marquez / cpu.tributary).toFixed(1)}×)` : `– / ${cpu.tributary.toFixed(1)} ms`;
+      return `| ${f.case} | ${m} | ${t} | ${(med(f.marquezMs) / med(f.tributaryMs)).toFixed(1)}× | ${cpuCell} | ${first} | ${notes.join('; ')} |`;
     }),
     '',
   ];

@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     const tributary = await startTributary(work, log, cleanup);
     const sides = marquez ? [marquez, tributary] : [tributary];
     const results: Record<string, { seq: Phase[]; conc: Phase[] }> = { Marquez: { seq: [], conc: [] }, Tributary: { seq: [], conc: [] } };
+    const afterWarmUp = await planCounters(agent, tributary);
     let lastOutputs: { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean }[] = [];
     const jobNamespaces = new Set<string>();
     for (let r = 0; r < rounds; r++) {
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
       return { seq: await ingest(agent, tributary, texts.slice(0, seqEvents), 1), conc: await ingest(agent, tributary, texts.slice(seqEvents), 16) };
     });
     log(`with 50 GraphQL readers: 1 client ${readers.result.seq.evPerS.toFixed(1)} ev/s, 16 clients ${readers.result.conc.evPerS.toFixed(1)} ev/s; ${readers.reads} reads, p50 ${readers.p50.toFixed(1)} ms, ${readers.errors} errors`);
+    const afterIngest = await planCounters(agent, tributary);
+    log(`Neo4j plans compiled after the warm-up, while ingesting: ${describeCompiled(afterWarmUp, afterIngest)}`);
     if (!marquez) return;
     const deep = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2);
     const starts = deep.slice(0, startCount);
@@ -102,9 +105,11 @@ async function main(): Promise<void> {
     const queries = await compareQueries(agent, marquez, tributary, starts, log, marquezAnswers);
     const endpoints = await compareEndpoints(agent, marquez, tributary, starts, deep.slice(0, endpointStartCount), [...jobNamespaces].sort(), log, marquezAnswers);
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
-    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderEndpoints(endpoints).join('\n');
+    const afterReads = await planCounters(agent, tributary);
+    const plans = { afterWarmUp, afterIngest, afterReads };
+    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderPlans(plans) + renderEndpoints(endpoints).join('\n');
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
-    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers }, null, 2) + '\n');
+    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers, plans }, null, 2) + '\n');
     process.stdout.write(report);
   } finally {
     for (const c of cleanup.reverse()) c();
@@ -254,6 +259,28 @@ function marquezId(id: string): string {
 }
 
 const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
+
+type PlanCounts = { plan: number; codegen: number; stale: number } | null;
+
+/** Tributary's tributary_neo4j_plans_compiled (its embedded Neo4j's own count, src/graph/plan-cache.ts); null when absent. */
+async function planCounters(agent: http.Agent, side: Side): Promise<PlanCounts> {
+  const res = await send(agent, side.port, 'GET', '/metrics');
+  const value = (kind: string) => Number(new RegExp(`^tributary_neo4j_plans_compiled\\{kind="${kind}"\\} (\\d+)`, 'm').exec(res.text)?.[1] ?? NaN);
+  const counts = { plan: value('plan'), codegen: value('codegen'), stale: value('stale') };
+  return Number.isFinite(counts.plan) ? counts : null;
+}
+
+function describeCompiled(from: PlanCounts, to: PlanCounts): string {
+  if (!from || !to) return 'not counted (no tributary_neo4j_plans_compiled)';
+  return `${to.plan - from.plan} plans (of them ${to.stale - from.stale} replans of stale plans), ${to.codegen - from.codegen} recompiles with compiled expressions`;
+}
+
+function renderPlans(p: { afterWarmUp: PlanCounts; afterIngest: PlanCounts; afterReads: PlanCounts }): string {
+  return [
+    `Neo4j query plans compiled on Tributary's request paths after its plan warm-up (tributary_neo4j_plans_compiled, the embedded Neo4j's own count): while ingesting (all rounds, and with readers) ${describeCompiled(p.afterWarmUp, p.afterIngest)}; while answering the read comparisons below ${describeCompiled(p.afterIngest, p.afterReads)}.`,
+    '',
+  ].join('\n');
+}
 
 function render(size: string, rounds: number, seq: number, results: Record<string, { seq: Phase[]; conc: Phase[] }>, queries: QueryFigures[], memory: Record<string, number>, readers: Readers): string {
   const m = results.Marquez!;

@@ -4,8 +4,8 @@ import net from 'node:net';
 
 /** Helpers for benchmarks that run services as separate processes (bench/marquez.ts). */
 
-/** Resident memory (MiB) of these processes and all their descendants, from /proc. */
-export function rssMiB(roots: number[]): number {
+/** These processes and all their descendants, from /proc. */
+function processTree(roots: number[]): number[] {
   const children = new Map<number, number[]>();
   for (const d of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
@@ -16,21 +16,51 @@ export function rssMiB(roots: number[]): number {
       // gone meanwhile
     }
   }
-  let kib = 0;
   const seen = new Set<number>();
   const stack = [...roots];
   while (stack.length > 0) {
     const pid = stack.pop()!;
     if (seen.has(pid)) continue;
     seen.add(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return [...seen];
+}
+
+/** Resident memory (MiB) of these processes and all their descendants. */
+export function rssMiB(roots: number[]): number {
+  let kib = 0;
+  for (const pid of processTree(roots)) {
     try {
       kib += Number(/^VmRSS:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
     } catch {
       // gone meanwhile
     }
-    stack.push(...(children.get(pid) ?? []));
   }
   return Math.round(kib / 1024);
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (USER_HZ: 100 on Linux). */
+const TICKS_PER_S = 100;
+
+/**
+ * CPU time (ms, user + system) these processes and all their descendants have used so far,
+ * including children they have reaped (a PostgreSQL backend that ended counts in the postmaster's).
+ * The difference of two readings is what a side spent meanwhile, on any core.
+ */
+export function cpuMs(roots: number[]): number {
+  let ticks = 0;
+  for (const pid of processTree(roots)) {
+    try {
+      // Fields after the command (which may hold spaces): state is 3, utime..cstime are 14..17.
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return (ticks * 1000) / TICKS_PER_S;
 }
 
 /** Pids of processes run by `user` (PostgreSQL runs as postgres, not as a child of run.sh's shell). */

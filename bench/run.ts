@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Driver } from 'neo4j-driver';
 import { createApp } from '../src/app';
+import { compiledSince, readPlanCounters } from '../src/graph/plan-cache';
 import { loadConfig } from '../src/config';
 import { createDriver } from '../src/graph/driver';
 import { startEmbeddedNeo4j } from '../src/graph/embedded/neo4j';
@@ -312,7 +313,7 @@ async function main() {
   });
   out('## Queries (GraphQL over HTTP; bare = the same service call on the driver, no HTTP/GraphQL)');
   out();
-  out(`After ingestion: db.prepareForReplanning(), then the service's plan warm-up (${warmed.plans} plans in ${(warmed.ms / 1000).toFixed(0)} s). Each case's first call is not measured.`);
+  out(`After ingestion: db.prepareForReplanning(), then the service's plan warm-up (${warmed.plans} parameter shapes EXPLAINed in ${(warmed.ms / 1000).toFixed(0)} s, ${warmed.compiled ?? '?'} plans compiled). Each case's first call is not measured.`);
   out();
   out('| query | n | result size (median) | p50 ms | p95 ms | p99 ms | bare p50 ms | overhead ratio (p50) |');
   out('|---|---|---|---|---|---|---|---|');
@@ -331,6 +332,9 @@ async function main() {
     results.push({ name: c.name, n, size: t.size, p50: t.p50, p95: t.p95, p99: t.p99, bareP50 });
     out(`| ${c.name} | ${n} | ${t.size} | ${t.p50.toFixed(1)} | ${t.p95.toFixed(1)} | ${t.p99.toFixed(1)} ${bareCol} |`);
   }
+  const compiledInQueries = compiledSince(warmed.counters, await readPlanCounters(app.executor));
+  out();
+  out(`Plans Neo4j compiled after the warm-up, while these cases ran (tributary_neo4j_plans_compiled): ${compiledInQueries ? `${compiledInQueries.plans} (${compiledInQueries.stale} replans of stale plans), ${compiledInQueries.codeGen} recompiles with compiled expressions` : 'not counted'}.`);
   out();
 
   // --- memory --------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ import { createDriver, waitForConnectivity } from './graph/driver';
 import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
-import { warmUpPlans, warmUpShapes } from './graph/warmup';
+import { readPlanCounters } from './graph/plan-cache';
+import { warmUpPlans, warmUpShapes, type WarmUpResult } from './graph/warmup';
 import { readTls } from './http/tls';
 import { migrateFacetStorage } from './ingest/facet-storage';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
@@ -77,7 +78,7 @@ export interface Core {
   rules: IdentityRules;
   statements: SchemaStatement[];
   /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
-  warmUp(firstOnly?: boolean, pace?: boolean): Promise<{ plans: number; failed: number; ms: number; firstPassMs: number }>;
+  warmUp(firstOnly?: boolean, pace?: boolean): Promise<WarmUpResult>;
   /** Stops a warm-up in progress quietly (call before closing the driver). */
   stopWarmUp(): void;
   /** Probes Neo4j every second (src/graph/liveness.ts); stopped by close(). */
@@ -152,6 +153,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
     const writer = new ProjectionWriter();
     liveness.start();
     health?.onRestarted?.(() => void liveness.check());
+    if (metrics) metrics.planCounters = () => readPlanCounters(executor);
     return {
       driver,
       executor,

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { PlanCounters } from './graph/plan-cache';
 
 /**
  * Prometheus metrics (`GET /metrics`). One registry per process; names are stable API for
@@ -16,7 +17,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  * tributary_lineage_gauges_refreshed_timestamp_seconds; coverage-drop alerts (src/http/coverage-alerts.ts):
  * tributary_alerts_total{outcome}, tributary_alert_checks_total{outcome}; the Kafka Connect collector
  * (src/kafka-connect/): tributary_kafka_connect_rounds_total{cluster,outcome},
- * tributary_kafka_connect_connectors{cluster,lineage}, tributary_kafka_connect_events_total{cluster}.
+ * tributary_kafka_connect_connectors{cluster,lineage}, tributary_kafka_connect_events_total{cluster};
+ * tributary_neo4j_plans_compiled{kind} (the embedded Neo4j's own count, src/graph/plan-cache.ts).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -107,6 +109,21 @@ export class Metrics {
         this.readRequests.set({ lane, state: 'active' }, s.active);
         this.readRequests.set({ lane, state: 'waiting' }, s.waiting);
       }
+    },
+  });
+  /** Neo4j's plan compilations since it started, read at each scrape (set by src/app.ts); null where it does not count them. */
+  planCounters: () => Promise<PlanCounters | null> = async () => null;
+  readonly plansCompiled: Gauge<'kind'> = new Gauge({
+    name: 'tributary_neo4j_plans_compiled',
+    help: 'Query plans Neo4j compiled since it started, by kind: plan (the planner ran), codegen (recompiled with compiled expressions once hot), stale (replanned after the statistics changed); only the embedded Neo4j counts them',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: async (): Promise<void> => {
+      const c = await this.planCounters().catch(() => null);
+      if (!c) return;
+      this.plansCompiled.set({ kind: 'plan' }, c.plans);
+      this.plansCompiled.set({ kind: 'codegen' }, c.codeGen);
+      this.plansCompiled.set({ kind: 'stale' }, c.stale);
     },
   });
   readonly projectionFailed = new Counter({

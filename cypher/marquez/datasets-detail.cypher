@@ -10,6 +10,7 @@
 //   the latest read: inputStatistics, dataQualityAssertions, ...),
 //   columnLineage: list of {field, inputs: list of {namespace, dataset, field, transformations (JSON text or null)}}
 //   by field, inputs by dataset and field; ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100]}], "withColumnLineage": [true, false]}
 UNWIND $ids AS id
 MATCH (d:Dataset {id: id})
 OPTIONAL MATCH (a:Annotation {id: id})

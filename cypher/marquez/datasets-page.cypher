@@ -3,6 +3,7 @@
 //   is at or after the dataset's lastSeen), and their total.
 // Parameters: $namespace; $skip, $limit: the page
 // Columns: total (integer), ids: list of dataset ids
+// Warm-up: {"namespace": ["-"], "skip": [0], "limit": [100]}
 MATCH (d:Dataset {namespace: $namespace})
 WHERE NOT EXISTS { MATCH (a:Annotation {id: d.id}) WHERE a.hiddenAt >= d.lastSeen }
 WITH d ORDER BY d.name, d.id

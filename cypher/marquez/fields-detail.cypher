@@ -4,6 +4,7 @@
 // Parameters: $ids: list of field ids
 // Columns: id, namespace, dataset, field, type, inputs: list of {id, namespace, dataset, field,
 //   transformations (JSON text or null)} ordered by input id; ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100]}]}
 UNWIND $ids AS id
 MATCH (f:Field {id: id})
 MATCH (d:Dataset {id: f.datasetId})

@@ -7,6 +7,7 @@
 //   lastSeen, facets: list of [key, JSON text] in key order, deleted facets left out}, inputs, outputs:
 //   lists of {namespace, name} ordered by id, runIds: up to 10 run node ids newest first, versionId:
 //   newest JobVersion id or null, parent: {id, namespace, name} or null, tags: list, hidden (boolean); ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100]}]}
 UNWIND $ids AS id
 MATCH (j:Job {id: id})
 OPTIONAL MATCH (a:Annotation {id: id})

@@ -7,6 +7,7 @@
 // Parameters: $namespace: a namespace or null for all; $states: list of Tributary run states
 //   (START, RUNNING, COMPLETE, FAIL, ABORT, OTHER) or null for all; $skip, $limit: the page
 // Columns: total (integer), ids: list of job ids
+// Warm-up: {"namespace": [null, "-"], "states": [null, ["COMPLETE"]], "skip": [0], "limit": [100]}
 CALL () {
   MATCH (j:Job) WHERE $namespace IS NULL AND j.namespace IS NOT NULL
   RETURN j

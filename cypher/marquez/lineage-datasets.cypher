@@ -9,6 +9,7 @@
 //   lastSeen, schema facet JSON text or null]; names, types, descriptions: the fields' (same order,
 //   unsorted); fieldTags: [[field id, tags]] of the fields that have an Annotation; tags: the
 //   dataset's; writes: [[OUTPUT_TO firstSeen, run id]] unsorted; ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 100, 1000]}]}
 UNWIND $ids AS id
 MATCH (d:Dataset {id: id})
 OPTIONAL MATCH (a:Annotation {id: id})

@@ -10,6 +10,7 @@
 //   parent: [id, namespace, name] of the latest run's parent run's job, or null; latest: [id, runId,
 //   state, startedAt, endedAt, firstSeen, lastSeen, nominalStartTime, nominalEndTime, job version
 //   id or null] or null; ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 100, 1000]}]}
 UNWIND $ids AS id
 MATCH (j:Job {id: id})
 WITH j, COLLECT { MATCH (j)<-[:RUN_OF]-(r:Run) RETURN r ORDER BY r.lastSeen DESC, r.id DESC LIMIT 1 }[0] AS latest

@@ -3,6 +3,7 @@
 //   namespace indexes; grows with the number of jobs and datasets.
 // Parameters: $name: one namespace, or null for all; $skip, $limit: the page
 // Columns: name, createdAt (earliest firstSeen), updatedAt (latest lastSeen)
+// Warm-up: {"name": [null, "-"], "skip": [0], "limit": [100]}
 CALL () {
   MATCH (d:Dataset) WHERE d.namespace IS NOT NULL AND d.namespace <> '' AND ($name IS NULL OR d.namespace = $name)
   RETURN d.namespace AS name, min(d.firstSeen) AS createdAt, max(d.lastSeen) AS updatedAt

@@ -7,6 +7,7 @@
 //   facets: list of [key, JSON text]}, job: {id, namespace, name}, versionId (or null), inputs, outputs:
 //   lists of {datasetId, namespace, name, versionRunId (run node id or null), facets: list of [key, JSON text]} ordered by dataset id;
 //   ids not found are absent
+// Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100]}]}
 UNWIND $ids AS id
 MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
 WITH r, j ORDER BY j.id

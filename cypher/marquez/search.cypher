@@ -7,6 +7,7 @@
 // Parameters: $query: Lucene query (already escaped); $labels: list of 'Dataset' | 'Job'; $namespace:
 //   a namespace or null for all; $limit: most rows
 // Columns: kind ('JOB' | 'DATASET'), name, namespace, lastSeen
+// Warm-up: {"query": ["+warm*"], "labels": [["Job", "Dataset"], ["Job"], ["Dataset"]], "namespace": [null, "-"], "limit": [100]}
 CALL db.index.fulltext.queryNodes('entity_search_v2', $query) YIELD node
 WHERE any(l IN labels(node) WHERE l IN $labels)
   AND ($namespace IS NULL OR node.namespace = $namespace)

@@ -60,6 +60,7 @@ export enum Query {
   CountEvents = 'admin/count-events',
   SchemaApplied = 'admin/schema-applied',
   Ping = 'health/ping',
+  PlanCache = 'health/plan-cache',
   IdentityRulesState = 'admin/identity-rules-state',
   RecordIdentityRules = 'admin/record-identity-rules',
   FacetStorageState = 'admin/facet-storage-state',

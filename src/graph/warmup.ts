@@ -1,5 +1,6 @@
 import type { Logger } from '../log';
 import type { Executor } from './executor';
+import { compiledSince, readPlanCounters, type PlanCounters } from './plan-cache';
 import { Query, type QueryTexts } from './queries';
 
 /**
@@ -17,6 +18,8 @@ import { Query, type QueryTexts } from './queries';
  * {"listOf": x, "sizes": [...]} stands for lists of x of each size. The line may also hold a JSON
  * list of such maps: the union of their combinations. `warmUpPlans` EXPLAINs each combination once
  * (EXPLAIN compiles and caches the plan, and runs nothing), write queries in write transactions.
+ * The plans Neo4j compiled meanwhile are counted apart (`compiled`, plan-cache.ts; null on a
+ * server that does not count them): a combination whose plan is already cached compiles nothing.
  */
 
 export type WarmUpShapes = ReadonlyMap<Query, Record<string, unknown>[]>;
@@ -78,8 +81,9 @@ export async function warmUpPlans(
   shapes: WarmUpShapes,
   log: Logger,
   { firstOnly = false, pace = true, signal }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal } = {},
-): Promise<{ plans: number; failed: number; ms: number; firstPassMs: number }> {
+): Promise<WarmUpResult> {
   const t0 = Date.now();
+  const counters = await readPlanCounters(executor).catch(() => null);
   let plans = 0;
   let failed = 0;
   const ordered = [...shapes].sort((a, b) => rank(a[0]) - rank(b[0]));
@@ -97,14 +101,18 @@ export async function warmUpPlans(
   const stopped = () => {
     const ms = Date.now() - t0;
     log.info('plan warm-up stopped: the service is stopping', { plans, failed, ms });
-    return { plans, failed, ms, firstPassMs: firstPassMs ?? ms };
+    return { plans, failed, ms, firstPassMs: firstPassMs ?? ms, compiled: null, counters: null };
+  };
+  const compiledNow = async () => {
+    const now = await readPlanCounters(executor).catch(() => null);
+    return { now, compiled: compiledSince(counters, now)?.plans ?? null };
   };
   for (const [query, combos] of ordered) {
     if (signal?.aborted) return stopped();
     if (combos[0]) await compile(query, combos[0]);
   }
   firstPassMs = Date.now() - t0;
-  log.info('query plans warmed up for first use', { plans, failed, ms: firstPassMs });
+  log.info('query plans warmed up for first use', { plans, failed, ms: firstPassMs, compiled: (await compiledNow()).compiled });
   if (!firstOnly) {
     for (const [query, combos] of ordered) {
       for (const params of combos.slice(1)) {
@@ -116,6 +124,20 @@ export async function warmUpPlans(
     }
   }
   const ms = Date.now() - t0;
-  log.info('query plans warmed up', { plans, failed, ms, firstPassMs });
-  return { plans, failed, ms, firstPassMs };
+  const { now, compiled } = await compiledNow();
+  log.info('query plans warmed up', { plans, failed, ms, firstPassMs, compiled });
+  return { plans, failed, ms, firstPassMs, compiled, counters: now };
+}
+
+/**
+ * `plans`: combinations EXPLAINed; `compiled`: plans Neo4j compiled meanwhile (null where it does
+ * not count them); `counters`: Neo4j's counters once done, to count what is compiled after it.
+ */
+export interface WarmUpResult {
+  plans: number;
+  failed: number;
+  ms: number;
+  firstPassMs: number;
+  compiled: number | null;
+  counters: PlanCounters | null;
 }

@@ -2,6 +2,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
@@ -9,7 +10,15 @@ import org.neo4j.configuration.connectors.HttpConnector;
 import org.neo4j.configuration.helpers.SocketAddress;
 import org.neo4j.dbms.api.DatabaseManagementService;
 import org.neo4j.dbms.api.DatabaseManagementServiceBuilder;
+import org.neo4j.graphdb.GraphDatabaseService;
 import org.neo4j.io.ByteUnit;
+import org.neo4j.kernel.api.procedure.GlobalProcedures;
+import org.neo4j.kernel.impl.query.CacheMetrics;
+import org.neo4j.kernel.impl.query.QueryCacheStatistics;
+import org.neo4j.kernel.internal.GraphDatabaseAPI;
+import org.neo4j.procedure.Context;
+import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Procedure;
 
 /**
  * Runs Neo4j Community (embedded API) as a local server for Tributary's embedded default.
@@ -23,6 +32,9 @@ import org.neo4j.io.ByteUnit;
  *    the default database is available; everything else goes to {@code homeDir/logs}.
  *  - SIGINT/SIGTERM (or stdin closing, i.e. the parent died) shut the database down cleanly, so the
  *    next start needs no recovery.
+ *  - Procedure {@code tributary.queryCaches()} yields Neo4j's own counters of its query caches
+ *    (per kind: hits, misses, compiled, compiledWithExpressionCodeGen, discards, stale), so the
+ *    service can count the plans compiled after its warm-up (src/graph/plan-cache.ts).
  */
 public final class Launcher {
     public static void main(String[] args) throws Exception {
@@ -54,8 +66,10 @@ public final class Launcher {
         };
         Runtime.getRuntime().addShutdownHook(new Thread(shutdown, "tributary-neo4j-shutdown"));
 
+        GraphDatabaseAPI db = (GraphDatabaseAPI) dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
+        db.getDependencyResolver().resolveDependency(GlobalProcedures.class).registerProcedure(QueryCaches.class);
         // Waits until the default database accepts transactions.
-        dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME).executeTransactionally("RETURN 1");
+        db.executeTransactionally("RETURN 1");
         System.out.println("TRIBUTARY_NEO4J_READY bolt://127.0.0.1:" + port);
         System.out.flush();
 
@@ -74,5 +88,38 @@ public final class Launcher {
         watchdog.start();
 
         stopped.await();
+    }
+
+    /** {@code CALL tributary.queryCaches()}: the database's query-cache counters since it started. */
+    public static final class QueryCaches {
+        @Context
+        public GraphDatabaseService db;
+
+        /** One cache kind's counters (kinds: preparser, ast, logical_plan, execution_plan, executable_query). */
+        public static final class Row {
+            public String kind;
+            public long hits;
+            public long misses;
+            public long compiled;
+            public long compiledWithExpressionCodeGen;
+            public long discards;
+            public long stale;
+
+            Row(String kind, CacheMetrics m) {
+                this.kind = kind;
+                hits = m.getHits();
+                misses = m.getMisses();
+                compiled = m.getCompiled();
+                compiledWithExpressionCodeGen = m.getCompiledWithExpressionCodeGen();
+                discards = m.getDiscards();
+                stale = m.getStaleEntries();
+            }
+        }
+
+        @Procedure(name = "tributary.queryCaches", mode = Mode.READ)
+        public Stream<Row> queryCaches() {
+            QueryCacheStatistics stats = ((GraphDatabaseAPI) db).getDependencyResolver().resolveDependency(QueryCacheStatistics.class);
+            return stats.metricsPerCacheKind().entrySet().stream().map(e -> new Row(e.getKey(), e.getValue()));
+        }
     }
 }
