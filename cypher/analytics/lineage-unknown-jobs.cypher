@@ -5,6 +5,7 @@
 // Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL),
 //   $limit
 // Columns: total (integer), jobs: list of {jobId, namespace, engine, reason, lastSeen}
+// Warm-up: [{"scope": ["ALL"], "value": [null], "limit": [1]}, {"scope": ["NAMESPACE"], "value": ["-"], "limit": [1]}]
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.lineageUnknown IS NOT NULL RETURN j

@@ -13,6 +13,7 @@
 //   (always null: Marquez's lineage has no edge times, and a 20,000-node answer meets 56,000 rows), declared, current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}, evidence ('REPORTED' | 'COLLECTED')
 // One expansion per frontier node over both edge kinds (a dataset's relationship chain, mostly its
 // fields, is walked once, not once per kind); the edge's start node says which way data flows.
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 100]}], "jobIds": [[]], "previousIds": [[], {"listOf": "-", "sizes": [1, 100]}], "asOf": [null], "follow": [["FEEDS", "PRODUCES", "COLLECTED"]], "indirect": [true], "metadata": [{"-": ["-"]}], "limit": [1]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 100]}], "previousIds": [{"listOf": "-", "sizes": [1, 100]}], "asOf": [null], "follow": [["FEEDS", "PRODUCES", "COLLECTED"]], "indirect": [true], "metadata": [{"-": ["-"]}], "limit": [1]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (d:Dataset {id: id})-[e:FEEDS|PRODUCES]-(n:Job)

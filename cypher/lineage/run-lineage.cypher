@@ -3,6 +3,7 @@
 //   dataset this run wrote after it wrote it and before any third run wrote it again.
 // Parameters: $runIds: list of run ids; $limit: maximum rows per run and direction
 // Columns: runId, upstream: list of {datasetId, runId}, downstream: list of {datasetId, runId}
+// Warm-up: {"runIds": [{"listOf": "-", "sizes": [1, 10]}], "limit": [200]}
 UNWIND $runIds AS id
 MATCH (r:Run {id: id})
 RETURN id AS runId,

@@ -7,6 +7,7 @@
 //   normalisations, fieldId}, names: list of {id, namespace, name, rawNames, normalisations, fieldId,
 //   hops, via: {from, to, type, firstSeen, eventId, eventTime, jobId, runId, producer} of the last
 //   symlink on the shortest link}, ordered by hops then id; more: true when names were cut at $limit
+// Warm-up: {"id": ["-"], "field": [null, "-"], "limit": [1]}
 MATCH (d:Dataset {id: $id})
 WITH d, COLLECT {
   MATCH p = (d)-[:SYMLINK*1..3]-(a:Dataset)

@@ -12,6 +12,7 @@
 //   namespace (fields have none), or null for all; $skip, $limit: the page
 // Columns: total (integer: hits after joining names), hits: list of {id, kind, namespace, name,
 //   description, datasetId, score, match, aliases: list of {id, namespace, name} (datasets, by id)}
+// Warm-up: {"query": ["+warm*"], "text": ["warm"], "labels": [null, ["Dataset"]], "namespace": [null], "skip": [0], "limit": [1]}
 CALL db.index.fulltext.queryNodes('entity_search_v2', $query) YIELD node, score
 WHERE ($labels IS NULL OR any(l IN labels(node) WHERE l IN $labels)) AND ($namespace IS NULL OR node.namespace = $namespace)
 WITH node, score, toLower(node.name) AS name

@@ -9,8 +9,12 @@ import { Query, type QueryTexts } from './queries';
  * (about a second on a small machine), which users would meet as a multi-second outlier on a
  * lineage request whose frontier happens to be, say, datasets and jobs at once.
  *
- * Lists also differ by size bucket (empty, 1, 2-10, 11-100, 101-1000, 1001-10000 elements, as
- * measured on 5.26), so a frontier of 3 datasets and one of 16 need different plans.
+ * With Neo4j's default settings lists also differ by size bucket (empty, 1, 2-10, 11-100,
+ * 101-1000, 1001-10000 elements, as measured on 5.26), so a frontier of 3 datasets and one of 16
+ * need different plans. The embedded Neo4j plans without parameter sizes
+ * (tools/neo4j/Launcher.java): there an empty list still differs from a list of strings, but lists
+ * of other sizes share one plan, so the size alternatives below are cache hits (milliseconds); they
+ * stay declared for a server given by NEO4J_URI.
  *
  * A query file may declare the shapes its callers send, as a header line
  *   // Warm-up: {"datasetIds": [[], {"listOf": "-", "sizes": [1, 10, 100]}], "asOf": [null, "2000-01-01"]}

@@ -15,7 +15,7 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
 
   it('declares the parameter shapes of the lineage expansions and of every ingest query', () => {
     // A frontier of datasets or of jobs (the other list empty), in each of the five list-size
-    // buckets, current or as of a time: each its own cached plan.
+    // buckets, current or as of a time: each its own cached plan on a Neo4j with default settings.
     const expand = shapes.get(Query.ExpandUpstream)!;
     assert.equal(expand.length, 20);
     assert.deepEqual([...new Set(expand.map((p) => (p.datasetIds as unknown[]).length))].sort((a, b) => a - b), [0, 1, 10, 100, 1000, 10000]);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 
+import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
 import org.neo4j.configuration.connectors.HttpConnector;
@@ -32,6 +33,13 @@ import org.neo4j.procedure.Procedure;
  *    the default database is available; everything else goes to {@code homeDir/logs}.
  *  - SIGINT/SIGTERM (or stdin closing, i.e. the parent died) shut the database down cleanly, so the
  *    next start needs no recovery.
+ *  - Cypher plans ignore the sizes of list and string parameters
+ *    ({@code internal.cypher.use_parameter_size=false}). Neo4j would otherwise cache a plan per
+ *    size bucket (empty, 1, 2-10, 11-100, 101-1000, ...): a query met a compile (about a second)
+ *    each time a batch or a frontier crossed into another bucket, and the plans it chose for large
+ *    batches were slower (bench/profile-ingest.ts, 500-event batches: a transaction's median 3.9 s
+ *    with the sizes, 1.4 s without; 100-event batches: 376 and 326 ms). Tributary's queries start
+ *    from index seeks by id, which a size estimate cannot improve.
  *  - Procedure {@code tributary.queryCaches()} yields Neo4j's own counters of its query caches
  *    (per kind: hits, misses, compiled, compiledWithExpressionCodeGen, discards, stale), so the
  *    service can count the plans compiled after its warm-up (src/graph/plan-cache.ts).
@@ -54,6 +62,7 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.auth_enabled, false)
                 .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(5))
+                .setConfig(GraphDatabaseInternalSettings.cypher_size_hint_parameters, false)
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
