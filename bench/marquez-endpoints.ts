@@ -36,8 +36,14 @@ export interface EndpointFigures {
   tributaryErrors: number;
   /** The first pass over the same URLs (absent for lineage, sent once). */
   first?: { marquezMs: number[]; tributaryMs: number[] };
-  /** CPU time per request (ms, every process of the side, any core) over the passes reported. */
+  /**
+   * CPU time per request (ms, every process of the side, any core) over the passes reported, less
+   * what the side spent at the rate it used while idle just before the case (its background:
+   * collectors, compiler threads, timers).
+   */
   cpuMsPerRequest: { marquez: number; tributary: number };
+  /** Each side's idle CPU rate (ms of CPU per s) measured before the case. */
+  idleCpuMsPerS: { marquez: number; tributary: number };
   /** Lineage only: Marquez's node count, Tributary's, how many of Marquez's Tributary also has, answers Tributary cut. */
   nodes?: { marquez: number[]; tributary: number[]; marquezInTributary: number[]; truncated: number };
 }
@@ -82,13 +88,21 @@ export async function compareEndpoints(agent: http.Agent, marquez: Side, tributa
       marquezErrors: 0,
       tributaryErrors: 0,
       cpuMsPerRequest: { marquez: NaN, tributary: NaN },
+      idleCpuMsPerS: { marquez: NaN, tributary: NaN },
       ...(c.lineage ? { nodes: { marquez: [], tributary: [], marquezInTributary: [], truncated: 0 } } : { first: { marquezMs: [], tributaryMs: [] } }),
     };
     const passes = c.lineage ? [c.urls.entries()] : Array.from({ length: 1 + STEADY_PASSES }, () => c.urls.entries());
     const reported = c.lineage ? 0 : 1;
-    let cpuFrom = { m: 0, t: 0 };
+    let cpuFrom = { m: 0, t: 0, at: 0 };
     for (const [pass, entries] of passes.entries()) for (const [i, url] of entries) {
-      if (pass === reported && i === 0) cpuFrom = { m: cpuMs(marquez.pids()), t: cpuMs(tributary.pids()) };
+      if (pass === reported && i === 0) {
+        // Both sides idle for IDLE_MS: the background rate to take out of the requests' CPU.
+        const idleFrom = { m: cpuMs(marquez.pids()), t: cpuMs(tributary.pids()), at: performance.now() };
+        await new Promise((r) => setTimeout(r, IDLE_MS));
+        cpuFrom = { m: cpuMs(marquez.pids()), t: cpuMs(tributary.pids()), at: performance.now() };
+        const s = (cpuFrom.at - idleFrom.at) / 1000;
+        fig.idleCpuMsPerS = { marquez: (cpuFrom.m - idleFrom.m) / s, tributary: (cpuFrom.t - idleFrom.t) / s };
+      }
       // Alternate which side goes first, so neither always meets the other's warm caches.
       const order = i % 2 === 0 ? (['m', 't'] as const) : (['t', 'm'] as const);
       const answers: Record<'m' | 't', Answer> = {} as never;
@@ -129,13 +143,21 @@ export async function compareEndpoints(agent: http.Agent, marquez: Side, tributa
     }
     // Marquez answers reused (table lineage) cost Marquez nothing here: its CPU is per request sent.
     const sent = { m: fig.marquezMs.length - (c.lineage ? c.urls.filter((u) => known.has(u)).length : 0), t: fig.tributaryMs.length };
-    fig.cpuMsPerRequest = { marquez: sent.m > 0 ? (cpuMs(marquez.pids()) - cpuFrom.m) / sent.m : NaN, tributary: (cpuMs(tributary.pids()) - cpuFrom.t) / sent.t };
+    const caseS = (performance.now() - cpuFrom.at) / 1000;
+    const net = (now: number, from: number, idle: number, n: number) => (now - from - idle * caseS) / n;
+    fig.cpuMsPerRequest = {
+      marquez: sent.m > 0 ? net(cpuMs(marquez.pids()), cpuFrom.m, fig.idleCpuMsPerS.marquez, sent.m) : NaN,
+      tributary: net(cpuMs(tributary.pids()), cpuFrom.t, fig.idleCpuMsPerS.tributary, sent.t),
+    };
     const firstPass = fig.first ? `; first pass ${pct(fig.first.marquezMs, 50).toFixed(1)} / ${pct(fig.first.tributaryMs, 50).toFixed(1)} ms` : '';
     log(`${c.name}: Marquez p50 ${pct(fig.marquezMs, 50).toFixed(1)} ms, Tributary p50 ${pct(fig.tributaryMs, 50).toFixed(1)} ms; CPU per request ${fig.cpuMsPerRequest.marquez.toFixed(1)} / ${fig.cpuMsPerRequest.tributary.toFixed(1)} ms (${c.urls.length} requests${firstPass})`);
     out.push(fig);
   }
   return out;
 }
+
+/** How long both sides are left idle before a case's reported passes, to measure their background CPU. */
+const IDLE_MS = 3_000;
 
 /** Steady-state passes of every case but table lineage, after the first. */
 const STEADY_PASSES = 3;
@@ -155,12 +177,13 @@ export function renderEndpoints(figs: EndpointFigures[]): string[] {
     '',
     `Every case but table lineage is sent ${1 + STEADY_PASSES} times; the figures are the last ${STEADY_PASSES} passes (the steady state), the first pass (code paths not yet compiled after ingestion) is in its own column.`,
     '',
-    'CPU per request: what all of a side\'s processes spent (user + system, any core) over those passes, divided by the requests sent (table lineage: Marquez\'s answers are reused from the comparison above, so only Tributary\'s is measured here).',
+    `CPU per request: what all of a side\'s processes spent (user + system, any core) over those passes, less the side\'s background (its CPU rate while both sides sat idle for ${IDLE_MS / 1000} s just before, times the passes\' duration; in the notes), divided by the requests sent (table lineage: Marquez\'s answers are reused from the comparison above, so only Tributary\'s is measured here). /proc counts in 10 ms ticks, so a figure of a few ms is an average over many requests, not a measurement of one.`,
     '',
     '| request | Marquez p50 / p95 | Tributary p50 / p95 | Tributary faster (p50) | CPU per request: Marquez / Tributary (less) | first pass p50: Marquez / Tributary (faster) | notes |',
     '|---|---|---|---|---|---|---|',
     ...figs.map((f) => {
-      const notes = [`${f.marquezMs.length} requests`, `non-200: Marquez ${f.marquezErrors}, Tributary ${f.tributaryErrors}`];
+      const idle = f.idleCpuMsPerS;
+      const notes = [`${f.marquezMs.length} requests`, `non-200: Marquez ${f.marquezErrors}, Tributary ${f.tributaryErrors}`, `idle CPU before: Marquez ${idle.marquez.toFixed(0)}, Tributary ${idle.tributary.toFixed(0)} ms/s`];
       if (f.nodes) {
         const count = (xs: number[]) => (xs.length ? String(med(xs)) : '– (no answer)');
         notes.push(`nodes (median) Marquez ${count(f.nodes.marquez)}, Tributary ${count(f.nodes.tributary)}, Marquez's also in Tributary's ${count(f.nodes.marquezInTributary)}; cut by Tributary's node cap ${f.nodes.truncated}`);
