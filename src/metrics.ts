@@ -20,6 +20,9 @@ import type { PlanCounters } from './graph/plan-cache';
  * tributary_kafka_connect_connectors{cluster,lineage}, tributary_kafka_connect_events_total{cluster};
  * tributary_neo4j_plans_compiled{kind} (the embedded Neo4j's own count, src/graph/plan-cache.ts).
  */
+/** How long a scrape waits for Neo4j's plan counters (tributary_neo4j_plans_compiled). */
+export const PLAN_COUNTERS_WAIT_MS = 1_000;
+
 export class Metrics {
   readonly registry = new Registry();
   readonly ingestEvents = new Counter({
@@ -111,7 +114,11 @@ export class Metrics {
       }
     },
   });
-  /** Neo4j's plan compilations since it started, read at each scrape (set by src/app.ts); null where it does not count them. */
+  /**
+   * Neo4j's plan compilations since it started, read at each scrape (set by src/app.ts); null where
+   * it does not count them. A scrape waits for them at most PLAN_COUNTERS_WAIT_MS: with Neo4j slow
+   * or frozen, the gauge keeps its last values and the rest of the scrape is answered.
+   */
   planCounters: () => Promise<PlanCounters | null> = async () => null;
   readonly plansCompiled: Gauge<'kind'> = new Gauge({
     name: 'tributary_neo4j_plans_compiled',
@@ -119,7 +126,10 @@ export class Metrics {
     labelNames: ['kind'] as const,
     registers: [this.registry],
     collect: async (): Promise<void> => {
-      const c = await this.planCounters().catch(() => null);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), PLAN_COUNTERS_WAIT_MS)));
+      const c = await Promise.race([this.planCounters().catch(() => null), late]);
+      clearTimeout(timer);
       if (!c) return;
       this.plansCompiled.set({ kind: 'plan' }, c.plans);
       this.plansCompiled.set({ kind: 'codegen' }, c.codeGen);
