@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { withTimeout } from './graph/liveness';
 import type { PlanCounters } from './graph/plan-cache';
 
 /**
@@ -126,10 +127,7 @@ export class Metrics {
     labelNames: ['kind'] as const,
     registers: [this.registry],
     collect: async (): Promise<void> => {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), PLAN_COUNTERS_WAIT_MS)));
-      const c = await Promise.race([this.planCounters().catch(() => null), late]);
-      clearTimeout(timer);
+      const c = await withTimeout(this.planCounters(), PLAN_COUNTERS_WAIT_MS).catch(() => null);
       if (!c) return;
       this.plansCompiled.set({ kind: 'plan' }, c.plans);
       this.plansCompiled.set({ kind: 'codegen' }, c.codeGen);

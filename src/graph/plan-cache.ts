@@ -19,7 +19,7 @@ export interface PlanCounters {
 export async function readPlanCounters(executor: Executor): Promise<PlanCounters | null> {
   try {
     const [row] = await executor.read<PlanCounters>(Query.PlanCache);
-    return row ? { plans: row.plans, codeGen: row.codeGen, stale: row.stale } : null;
+    return row ?? null;
   } catch (err) {
     if ((err as { code?: string }).code === 'Neo.ClientError.Procedure.ProcedureNotFound') return null;
     throw err;
