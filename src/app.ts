@@ -8,6 +8,7 @@ import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
 import { warmUpPlans, warmUpShapes, type WarmUpResult } from './graph/warmup';
+import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
 import { migrateFacetStorage } from './ingest/facet-storage';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
@@ -62,7 +63,7 @@ export interface App {
   metrics: Metrics;
   /** The identity rules in force (TRIBUTARY_IDENTITY_RULES). */
   rules: IdentityRules;
-  /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
+  /** Compiles the plans the hot queries need, then runs the declared execution warm-up (warmup.ts, warmup-runs.ts); resolves with counts, never rejects. */
   warmUp: Core['warmUp'];
   close(): Promise<void>;
 }
@@ -77,7 +78,7 @@ export interface Core {
   /** The identity rules in force (TRIBUTARY_IDENTITY_RULES). */
   rules: IdentityRules;
   statements: SchemaStatement[];
-  /** Compiles the plans the hot queries need (see warmup.ts); resolves with counts, never rejects. */
+  /** Compiles the plans the hot queries need, then runs the declared execution warm-up (warmup.ts, warmup-runs.ts); resolves with counts, never rejects. */
   warmUp(firstOnly?: boolean, pace?: boolean): Promise<WarmUpResult>;
   /** Stops a warm-up in progress quietly (call before closing the driver). */
   stopWarmUp(): void;
@@ -111,6 +112,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
   if (!config.neo4j) throw new ConfigError('a Neo4j connection (NEO4J_URI) is needed here');
   const queries = loadQueries();
   const shapes = warmUpShapes(queries);
+  const runs = warmUpRuns(queries, shapes);
   const statements = loadSchemaStatements();
   const rules = loadRules(config.identityRulesFile);
   const driver = createDriver(config.neo4j, config.deadlines);
@@ -161,7 +163,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       writer,
       rules,
       statements,
-      warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal }),
+      warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs }),
       stopWarmUp: () => stopping.abort(),
       liveness,
       graphReady: () => executor.up() && schemaApplied,

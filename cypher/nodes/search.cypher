@@ -13,6 +13,7 @@
 // Columns: total (integer: hits after joining names), hits: list of {id, kind, namespace, name,
 //   description, datasetId, score, match, aliases: list of {id, namespace, name} (datasets, by id)}
 // Warm-up: {"query": ["+warm*"], "text": ["warm"], "labels": [null, ["Dataset"]], "namespace": [null], "skip": [0], "limit": [1]}
+// Warm-up runs: {"times": 100, "query": ["+a*", "+b*", "+c*", "+d*", "+e*", "+f*", "+g*", "+h*", "+i*", "+j*", "+k*", "+l*", "+m*", "+n*", "+o*", "+p*", "+q*", "+r*", "+s*", "+t*", "+u*", "+v*", "+w*", "+x*", "+y*", "+z*", "+0*", "+1*", "+2*", "+3*", "+4*", "+5*", "+6*", "+7*", "+8*", "+9*"], "text": ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"], "limit": [20]}
 CALL db.index.fulltext.queryNodes('entity_search_v2', $query) YIELD node, score
 WHERE ($labels IS NULL OR any(l IN labels(node) WHERE l IN $labels)) AND ($namespace IS NULL OR node.namespace = $namespace)
 WITH node, score, toLower(node.name) AS name

@@ -2,6 +2,7 @@ import type { Logger } from '../log';
 import type { Executor } from './executor';
 import { compiledSince, readPlanCounters, type PlanCounters } from './plan-cache';
 import { Query, type QueryTexts } from './queries';
+import { executeRuns, type WarmUpRuns } from './warmup-runs';
 
 /**
  * Plan warm-up. Neo4j caches a query's plan per parameter *types*, where an empty list, a list of
@@ -76,7 +77,8 @@ const rank = (q: Query) => {
  *  2. the rest in the same order, each compile followed by a pause as long as itself, so the
  *     warm-up takes at most about half a core while requests are being served.
  * With `firstOnly`, pass 1 alone (a check that the declared parameters are complete).
- * `pace` = false runs pass 2 back to back too (benchmarks that wait for it).
+ * Then the execution warm-up's `runs` (warmup-runs.ts), paced as pass 2.
+ * `pace` = false runs pass 2 and the runs back to back too (benchmarks that wait for it).
  * Once `signal` is aborted (the service is stopping), no further plan is compiled, and the one in
  * flight failing because the driver closed is not a failure: nothing is logged for it.
  */
@@ -84,7 +86,7 @@ export async function warmUpPlans(
   executor: Executor,
   shapes: WarmUpShapes,
   log: Logger,
-  { firstOnly = false, pace = true, signal }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal } = {},
+  { firstOnly = false, pace = true, signal, runs = new Map() }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal; runs?: WarmUpRuns } = {},
 ): Promise<WarmUpResult> {
   const t0 = Date.now();
   const counters = await readPlanCounters(executor).catch(() => null);
@@ -105,7 +107,7 @@ export async function warmUpPlans(
   const stopped = () => {
     const ms = Date.now() - t0;
     log.info('plan warm-up stopped: the service is stopping', { plans, failed, ms });
-    return { plans, failed, ms, firstPassMs: firstPassMs ?? ms, compiled: null, counters: null };
+    return { plans, failed, ms, firstPassMs: firstPassMs ?? ms, compiled: null, counters: null, runs: 0 };
   };
   const compiledNow = async () => {
     const now = await readPlanCounters(executor).catch(() => null);
@@ -127,15 +129,18 @@ export async function warmUpPlans(
       }
     }
   }
+  const executed = await executeRuns(executor, runs, log, { pace, signal });
+  if (signal?.aborted) return stopped();
   const ms = Date.now() - t0;
   const { now, compiled } = await compiledNow();
-  log.info('query plans warmed up', { plans, failed, ms, firstPassMs, compiled });
-  return { plans, failed, ms, firstPassMs, compiled, counters: now };
+  log.info('query plans warmed up', { plans, failed, ms, firstPassMs, compiled, runs: executed.runs, runsMs: executed.ms });
+  return { plans, failed: failed + executed.failed, ms, firstPassMs, compiled, counters: now, runs: executed.runs };
 }
 
 /**
  * `plans`: combinations EXPLAINed; `compiled`: plans Neo4j compiled meanwhile (null where it does
- * not count them); `counters`: Neo4j's counters once done, to count what is compiled after it.
+ * not count them); `counters`: Neo4j's counters once done, to count what is compiled after it;
+ * `runs`: executions of the execution warm-up; `failed`: EXPLAINs and runs that failed.
  */
 export interface WarmUpResult {
   plans: number;
@@ -144,4 +149,5 @@ export interface WarmUpResult {
   firstPassMs: number;
   compiled: number | null;
   counters: PlanCounters | null;
+  runs: number;
 }

@@ -17,7 +17,8 @@ after(() => svc.close());
  * same text and parameter shape again does not; and it plans without parameter sizes, so a list in
  * another size bucket (1, then 50, then 5,000) compiles nothing either, where a Neo4j with default
  * settings compiles as much again for each. Other test files compile
- * plans meanwhile (they run in parallel), so each figure is the least of a few attempts.
+ * plans meanwhile (they run in parallel, and a warm-up compiles back to back for seconds), so each
+ * figure is the least of up to ten attempts, stopping once each has been seen as asserted.
  */
 describe('Neo4j plan compilations (the embedded Neo4j)', () => {
   it('are counted: some for a new query, none for a cached one, none for lists of other sizes', async (t) => {
@@ -36,7 +37,8 @@ describe('Neo4j plan compilations (the embedded Neo4j)', () => {
         await work();
         return (await readPlanCounters(svc.app.executor))!.plans - before.plans;
       };
-      for (let attempt = 0; attempt < 3; attempt++) {
+      const least = (xs: number[]) => Math.min(...xs);
+      for (let attempt = 0; attempt < 10; attempt++) {
         // A query no other test sends (a new column name: a comment or a literal would not make a new plan).
         const text = `EXPLAIN UNWIND $ids AS id MATCH (d:Dataset {id: id}) RETURN d.name AS name_${randomUUID().replace(/-/g, '')}`;
         fresh.push(await compiledBy(() => session.run(text, ids(1))));
@@ -45,8 +47,8 @@ describe('Neo4j plan compilations (the embedded Neo4j)', () => {
           await session.run(text, ids(50));
           await session.run(text, ids(5_000));
         }));
+        if (least(fresh) >= 1 && least(cached) === 0 && least(bucket) === 0) break;
       }
-      const least = (xs: number[]) => Math.min(...xs);
       assert.ok(least(fresh) >= 1, `a new query text: ${fresh.join(', ')} plans compiled`);
       assert.equal(least(cached), 0, `the same text and shape again: ${cached.join(', ')}`);
       assert.equal(least(bucket), 0, `lists of 50 and 5,000 after one of 1: ${bucket.join(', ')} plans compiled (a new text: ${fresh.join(', ')}); is internal.cypher.use_parameter_size still false?`);
