@@ -7,6 +7,7 @@ import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
+import { PlanRefresher, UsedShapes } from './graph/plan-refresher';
 import { warmUpPlans, warmUpShapes, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
@@ -65,6 +66,8 @@ export interface App {
   rules: IdentityRules;
   /** Compiles the plans the hot queries need, then runs the declared execution warm-up (warmup.ts, warmup-runs.ts); resolves with counts, never rejects. */
   warmUp: Core['warmUp'];
+  /** Replans the shapes in use once the graph statistics changed (TRIBUTARY_PLAN_REFRESH_S); null when off. */
+  refresher: Core['refresher'];
   close(): Promise<void>;
 }
 
@@ -80,8 +83,10 @@ export interface Core {
   statements: SchemaStatement[];
   /** Compiles the plans the hot queries need, then runs the declared execution warm-up (warmup.ts, warmup-runs.ts); resolves with counts, never rejects. */
   warmUp(firstOnly?: boolean, pace?: boolean): Promise<WarmUpResult>;
-  /** Stops a warm-up in progress quietly (call before closing the driver). */
+  /** Stops a warm-up and the plan refresher quietly (call before closing the driver). */
   stopWarmUp(): void;
+  /** Replans the shapes in use once the graph statistics changed (TRIBUTARY_PLAN_REFRESH_S); null when off. */
+  refresher: PlanRefresher | null;
   /** Probes Neo4j every second (src/graph/liveness.ts); stopped by close(). */
   liveness: Liveness;
   /**
@@ -120,7 +125,9 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
   try {
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
     let liveness: Liveness | null = null;
+    const used = config.planRefreshS > 0 ? new UsedShapes() : null;
     const executor = new Executor(driver, queries, {
+      onQuery: used ? (query, params, write) => used.record(query, params, write) : undefined,
       database: config.neo4j.database,
       log: config.logLevel === 'debug' ? log : undefined,
       readTimeoutMs: config.graphql.timeoutMs,
@@ -154,6 +161,10 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
     if (stale) log.warn(stale, { file: config.identityRulesFile ?? null });
     const writer = new ProjectionWriter();
     liveness.start();
+    const refresher = used
+      ? new PlanRefresher(executor, used, log, { intervalMs: config.planRefreshS * 1000, threshold: 0.75, onRefreshed: () => metrics?.plansRefreshed.inc() })
+      : null;
+    refresher?.start();
     health?.onRestarted?.(() => void liveness.check());
     if (metrics) metrics.planCounters = () => readPlanCounters(executor);
     return {
@@ -163,8 +174,13 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       writer,
       rules,
       statements,
-      warmUp: (firstOnly, pace) => warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs }),
-      stopWarmUp: () => stopping.abort(),
+      warmUp: (firstOnly, pace) =>
+        warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, onExplained: used ? (q, p, w) => used.record(q, p, w) : undefined }),
+      stopWarmUp: () => {
+        stopping.abort();
+        void refresher?.stop();
+      },
+      refresher,
       liveness,
       graphReady: () => executor.up() && schemaApplied,
     };
@@ -273,8 +289,10 @@ export async function createApp(
       alerts,
       rules,
       warmUp,
+      refresher: core.refresher,
       close: async () => {
         core.stopWarmUp();
+        await core.refresher?.stop();
         await gauges.stop();
         await alerts?.stop();
         await server.close();

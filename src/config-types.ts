@@ -37,6 +37,11 @@ export interface EmbeddedNeo4jSettings {
   javaHome?: string;
   /** PATH, searched for `java` and `mvn`. */
   searchPath: string;
+  /**
+   * The plan refresher replans (TRIBUTARY_PLAN_REFRESH_S > 0): Neo4j then keeps its stale-plan
+   * threshold fixed at 0.95 instead of lowering it over time (tools/neo4j/Launcher.java).
+   */
+  refresherReplans?: boolean;
 }
 
 export interface Config {
@@ -92,6 +97,8 @@ export interface Config {
    * (`first`), of every shape they are called with (`all`), or none (`off`): src/graph/warmup.ts.
    */
   planWarmUp: 'first' | 'all' | 'off';
+  /** Seconds between the plan refresher's checks of the graph statistics (src/graph/plan-refresher.ts); 0: off. */
+  planRefreshS: number;
   /** Serve the lineage explorer at / (TRIBUTARY_EXPLORER). */
   explorer: boolean;
   /** The coverage embeds (src/http/coverage-routes.ts). */

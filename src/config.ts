@@ -83,6 +83,8 @@ const envSchema = z.object({
   TRIBUTARY_MARQUEZ_MAX_NODES: positiveInt.max(1_000_000).default(10_000),
   TRIBUTARY_MAX_COVERAGE_EDGES: positiveInt.default(200_000),
   TRIBUTARY_PLAN_WARMUP: z.enum(['first', 'all', 'true', 'false']).default('first'),
+  /** Unset: 10 with the embedded Neo4j, 0 (off) with NEO4J_URI. */
+  TRIBUTARY_PLAN_REFRESH_S: z.coerce.number().int().min(0).max(3600).optional(),
   TRIBUTARY_MAX_QUERY_DEPTH: positiveInt.default(15),
   /** Estimated answer size (src/graphql/limits.ts): a full depth-20 lineage both ways (4,000 nodes, 8 fields each) costs about 52,000. */
   TRIBUTARY_MAX_QUERY_COMPLEXITY: positiveInt.default(100_000),
@@ -211,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.TRIBUTARY_DEFAULT_DEPTH > e.TRIBUTARY_MAX_DEPTH) {
     throw new ConfigError('invalid configuration: TRIBUTARY_DEFAULT_DEPTH exceeds TRIBUTARY_MAX_DEPTH');
   }
+  const planRefreshS = e.TRIBUTARY_PLAN_REFRESH_S ?? (e.NEO4J_URI ? 0 : 10);
   return {
     http: {
       host: e.HOST,
@@ -230,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       hangKillMs: e.TRIBUTARY_NEO4J_HANG_S * 1000,
       javaHome: e.JAVA_HOME,
       searchPath: e.PATH,
+      refresherReplans: planRefreshS > 0,
     },
     ingest: {
       key: e.TRIBUTARY_INGEST_KEY,
@@ -286,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.TRIBUTARY_LOG_LEVEL,
     identityRulesFile: e.TRIBUTARY_IDENTITY_RULES,
     planWarmUp: e.TRIBUTARY_PLAN_WARMUP === 'false' ? 'off' : e.TRIBUTARY_PLAN_WARMUP === 'all' ? 'all' : 'first',
+    planRefreshS,
     explorer: e.TRIBUTARY_EXPLORER === 'true',
     gauges: { intervalS: e.TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S, maxSeries: e.TRIBUTARY_LINEAGE_GAUGES_MAX_SERIES },
     sqlDeclarer: { intervalS: e.TRIBUTARY_SQL_DECLARE_INTERVAL_S, timeoutMs: e.TRIBUTARY_SQL_PARSE_TIMEOUT_MS, coldTimeoutMs: e.TRIBUTARY_SQL_PARSE_COLD_TIMEOUT_MS },

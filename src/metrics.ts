@@ -134,6 +134,11 @@ export class Metrics {
       this.plansCompiled.set({ kind: 'stale' }, c.stale);
     },
   });
+  readonly plansRefreshed = new Counter({
+    name: 'tributary_plans_refreshed_total',
+    help: 'Query plans the plan refresher replanned off the request path after the graph statistics changed (each one is also counted in tributary_neo4j_plans_compiled{kind="plan"})',
+    registers: [this.registry],
+  });
   readonly projectionFailed = new Counter({
     name: 'tributary_projection_failed_events_total',
     help: 'Stored events whose projection failed (label ProjectionFailed; npm run reproject retries them)',

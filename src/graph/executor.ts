@@ -28,6 +28,8 @@ export interface ExecutorOptions {
    * cancels first when it can); writes: writeDeadlineMs. None when absent.
    */
   writeDeadlineMs?: number;
+  /** Told each query run (not EXPLAINs), before it runs: the plan refresher's record of the shapes in use. */
+  onQuery?: (query: Query, params: Record<string, unknown>, write: boolean) => void;
 }
 
 /**
@@ -82,6 +84,7 @@ export class Executor {
   private readonly available?: () => boolean;
   private readonly writeDeadlineMs?: number;
   private readonly onLockConflict?: (tx: TxName) => void;
+  private readonly onQuery?: (query: Query, params: Record<string, unknown>, write: boolean) => void;
   /** Rejections of the calls in flight, for abortInFlight. */
   private readonly inFlight = new Set<(err: AppError) => void>();
 
@@ -99,6 +102,7 @@ export class Executor {
     this.available = options.available;
     this.writeDeadlineMs = options.writeDeadlineMs;
     this.onLockConflict = options.onLockConflict;
+    this.onQuery = options.onQuery;
   }
 
   /** Fails every call in flight at once with UNAVAILABLE (the database stopped answering: nobody waits out a deadline). */
@@ -133,12 +137,13 @@ export class Executor {
    * failure is not retried here: it answers UNAVAILABLE (503, Retry-After) like any other.
    */
   read<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
+    this.onQuery?.(query, params, false);
     return this.session(neo4j.session.READ, (s) => this.rows<Row>(query, params, s.run(this.texts[query], params, this.readConfig(query))), this.readDeadline());
   }
 
   /** Several queries in one read transaction (a consistent snapshot). */
   readTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx)), this.readConfig(name)), this.readDeadline());
+    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx, false)), this.readConfig(name)), this.readDeadline());
   }
 
   private readConfig(name: TxName) {
@@ -155,7 +160,7 @@ export class Executor {
    */
   writeTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
     const attempt = (tx: ManagedTransaction) =>
-      work(this.runner(tx)).catch((err: unknown) => {
+      work(this.runner(tx, true)).catch((err: unknown) => {
         if (isLockConflict(err)) this.onLockConflict?.(name);
         throw err;
       });
@@ -168,6 +173,7 @@ export class Executor {
    * so only for single idempotent statements whose caller retries (store-pending-events).
    */
   autoCommit<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
+    this.onQuery?.(query, params, true);
     return this.session(neo4j.session.WRITE, async (s) => {
       const started = this.log ? performance.now() : 0;
       const result = await s.run(this.texts[query], params, this.txConfig(query));
@@ -179,11 +185,13 @@ export class Executor {
 
   /**
    * EXPLAINs a named query (compiles and caches its plan for these parameter types; runs nothing).
-   * Write queries go through a write transaction, so that routing sends them to the leader.
+   * Write queries go through a write transaction, so that routing sends them to the leader. With
+   * `force`, Neo4j plans it anew even when a plan is cached, and that plan replaces the cached one.
    */
-  explain(query: Query, params: Record<string, unknown>, write: boolean): Promise<void> {
+  explain(query: Query, params: Record<string, unknown>, write: boolean, force = false): Promise<void> {
     return this.session(write ? neo4j.session.WRITE : neo4j.session.READ, async (s) => {
-      const work = (tx: ManagedTransaction) => tx.run(`EXPLAIN ${this.texts[query]}`, params);
+      const work = (tx: ManagedTransaction) =>
+        force ? tx.run(`CYPHER replan=force EXPLAIN ${this.texts[query]}`, params) : tx.run(`EXPLAIN ${this.texts[query]}`, params);
       const config = this.txConfig(`explain ${query}`);
       await (write ? s.executeWrite(work, config) : s.executeRead(work, config));
     }, write ? this.writeDeadlineMs : this.readDeadline());
@@ -204,8 +212,13 @@ export class Executor {
     return { metadata: reqId === undefined ? { app: APP, tx: name } : { app: APP, tx: name, reqId } };
   }
 
-  private runner(tx: ManagedTransaction): TxRunner {
-    return { run: <Row>(query: Query, params: Record<string, unknown> = {}) => this.rows<Row>(query, params, tx.run(this.texts[query], params)) };
+  private runner(tx: ManagedTransaction, write: boolean): TxRunner {
+    return {
+      run: <Row>(query: Query, params: Record<string, unknown> = {}) => {
+        this.onQuery?.(query, params, write);
+        return this.rows<Row>(query, params, tx.run(this.texts[query], params));
+      },
+    };
   }
 
   /** The rows of `query`'s result (running) as plain values (toPlain); logged at debug. */

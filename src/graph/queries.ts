@@ -61,6 +61,7 @@ export enum Query {
   SchemaApplied = 'admin/schema-applied',
   Ping = 'health/ping',
   PlanCache = 'health/plan-cache',
+  GraphCounts = 'health/graph-counts',
   IdentityRulesState = 'admin/identity-rules-state',
   RecordIdentityRules = 'admin/record-identity-rules',
   FacetStorageState = 'admin/facet-storage-state',

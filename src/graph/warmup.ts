@@ -81,12 +81,19 @@ const rank = (q: Query) => {
  * `pace` = false runs pass 2 and the runs back to back too (benchmarks that wait for it).
  * Once `signal` is aborted (the service is stopping), no further plan is compiled, and the one in
  * flight failing because the driver closed is not a failure: nothing is logged for it.
+ * `onExplained` is told each combination EXPLAINed (the plan refresher keeps those plans fresh too).
  */
 export async function warmUpPlans(
   executor: Executor,
   shapes: WarmUpShapes,
   log: Logger,
-  { firstOnly = false, pace = true, signal, runs = new Map() }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal; runs?: WarmUpRuns } = {},
+  {
+    firstOnly = false,
+    pace = true,
+    signal,
+    runs = new Map(),
+    onExplained,
+  }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal; runs?: WarmUpRuns; onExplained?: (query: Query, params: Record<string, unknown>, write: boolean) => void } = {},
 ): Promise<WarmUpResult> {
   const t0 = Date.now();
   const counters = await readPlanCounters(executor).catch(() => null);
@@ -97,6 +104,7 @@ export async function warmUpPlans(
     try {
       await executor.explain(query, params, query.startsWith('ingest/'));
       plans++;
+      onExplained?.(query, params, query.startsWith('ingest/'));
     } catch (err) {
       if (signal?.aborted) return;
       failed++;

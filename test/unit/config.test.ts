@@ -15,6 +15,18 @@ describe('config', () => {
     assert.throws(() => loadConfig({ TRIBUTARY_MARQUEZ_MAX_NODES: '0' }), /TRIBUTARY_MARQUEZ_MAX_NODES/);
   });
 
+  it('refreshes query plans every 10 s with the embedded Neo4j, not at all with NEO4J_URI unless asked', () => {
+    assert.equal(loadConfig({}).planRefreshS, 10);
+    assert.equal(loadConfig({}).embedded.refresherReplans, true);
+    const server = loadConfig({ NEO4J_URI: 'bolt://db:7687' });
+    assert.equal(server.planRefreshS, 0);
+    assert.equal(server.embedded.refresherReplans, false);
+    assert.equal(loadConfig({ NEO4J_URI: 'bolt://db:7687', TRIBUTARY_PLAN_REFRESH_S: '30' }).planRefreshS, 30);
+    assert.equal(loadConfig({ TRIBUTARY_PLAN_REFRESH_S: '0' }).embedded.refresherReplans, false);
+    assert.throws(() => loadConfig({ TRIBUTARY_PLAN_REFRESH_S: '-1' }), /TRIBUTARY_PLAN_REFRESH_S/);
+    assert.throws(() => loadConfig({ TRIBUTARY_PLAN_REFRESH_S: '1.5' }), /TRIBUTARY_PLAN_REFRESH_S/);
+  });
+
   it('accepts neo4j:// routing URIs with credentials and database', () => {
     const c = loadConfig({ NEO4J_URI: 'neo4j+s://cluster.example:7687', NEO4J_USER: 'u', NEO4J_PASSWORD: 'p', NEO4J_DATABASE: 'lineage' });
     assert.deepEqual(c.neo4j, { uri: 'neo4j+s://cluster.example:7687', user: 'u', password: 'p', database: 'lineage' });

@@ -40,6 +40,12 @@ import org.neo4j.procedure.Procedure;
  *    batches were slower (bench/profile-ingest.ts, 500-event batches: a transaction's median 3.9 s
  *    with the sizes, 1.4 s without; 100-event batches: 376 and 326 ms). Tributary's queries start
  *    from index seeks by id, which a size estimate cannot improve.
+ *  - With the system property {@code tributary.replan=refresher} (Tributary's plan refresher is on,
+ *    src/graph/plan-refresher.ts), a cached plan is replanned only once a statistic it was costed
+ *    with diverged by more than 0.95, and that threshold does not decay over time (Neo4j's default
+ *    lowers it from 0.75 to 0.1 over hours, so on a growing graph plans go stale over and over, each
+ *    replanned on the path of whichever request uses it next). The refresher replans the shapes in
+ *    use before that, off the request path.
  *  - Procedure {@code tributary.queryCaches()} yields Neo4j's own counters of its query caches
  *    (per kind: hits, misses, compiled, compiledWithExpressionCodeGen, discards, stale), so the
  *    service can count the plans compiled after its warm-up (src/graph/plan-cache.ts).
@@ -55,7 +61,13 @@ public final class Launcher {
         long pageCache = ByteUnit.parse(System.getProperty("tributary.pagecache", "512m"));
         Files.createDirectories(home);
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        boolean refresherReplans = "refresher".equals(System.getProperty("tributary.replan"));
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home);
+        if (refresherReplans) {
+            builder.setConfig(GraphDatabaseSettings.query_statistics_divergence_threshold, 0.95)
+                    .setConfig(GraphDatabaseInternalSettings.cypher_replan_algorithm, GraphDatabaseInternalSettings.CypherReplanAlgorithm.NONE);
+        }
+        DatabaseManagementService dbms = builder
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .setConfig(HttpConnector.enabled, false)

@@ -74,6 +74,7 @@ export async function startEmbeddedNeo4j(
     `-Xms${memory.heap}`,
     `-Xmx${memory.heap}`,
     `-Dtributary.pagecache=${memory.pageCache}`,
+    ...(settings.refresherReplans ? ['-Dtributary.replan=refresher'] : []),
     ...JVM_FLAGS,
     '-cp',
     prov.classpath,

@@ -1,0 +1,234 @@
+import neo4j from 'neo4j-driver';
+import type { Logger } from '../log';
+import type { Executor } from './executor';
+import { Query } from './queries';
+
+/**
+ * Plan refresher: takes Neo4j's stale-plan replanning off the request path.
+ *
+ * Neo4j keeps with each cached plan a snapshot of the statistics it was costed with (label and
+ * relationship counts, index selectivities) and, on a lookup at least 10 s after the last check,
+ * replans it when one of them diverged (|a - b| / max(a, b)) past a threshold that its default
+ * algorithm lowers from 0.75 to 0.1 over hours. On a growing graph that is a compile (about a
+ * second of a core here) met by whichever request or projection batch uses the plan next:
+ * `bench:marquez -- S` counted 27 such replans while reading and 43 while ingesting.
+ *
+ * With the refresher on, the embedded Neo4j keeps its threshold fixed at 0.95 (no decay:
+ * tools/neo4j/Launcher.java, `tributary.replan`), and this class does the replanning instead:
+ * every `intervalMs` it reads the same statistics (health/graph-counts.cypher) and, once one has
+ * diverged past `threshold` (0.75, Neo4j's own default) from the counts of its last refresh,
+ * re-plans every shape the service has used or warmed up since it started (`CYPHER replan=force EXPLAIN`, which
+ * replaces the cached plan and runs nothing), one at a time, each followed by a pause as long as
+ * itself, so a refresh takes at most about half a core. Neo4j's own check stays as the safety net
+ * for what the refresher cannot know ahead: a shape used for the first time on a graph that grew
+ * twentyfold since its plan was warmed up.
+ */
+
+/** A query and the types of its parameters: what Neo4j caches a plan for. */
+export interface Shape {
+  query: Query;
+  /** The parameters of one call, with every list cut to its first element (the plan ignores sizes). */
+  params: Record<string, unknown>;
+  write: boolean;
+}
+
+/** The shapes the executor ran, at most `max` (the rest are counted, not kept). */
+export class UsedShapes {
+  private readonly shapes = new Map<string, Shape>();
+  /** Shapes not kept because `max` were already. */
+  dropped = 0;
+
+  constructor(private readonly max = 2_000) {}
+
+  /** Health probes (health/*.cypher) are not kept: they are not on any user's path. */
+  record(query: Query, params: Record<string, unknown>, write: boolean): void {
+    if (query.startsWith('health/')) return;
+    const key = `${query}|${write ? 'w' : 'r'}|${signature(params)}`;
+    if (this.shapes.has(key)) return;
+    if (this.shapes.size >= this.max) {
+      this.dropped++;
+      return;
+    }
+    this.shapes.set(key, { query, params: sample(params), write });
+  }
+
+  get size(): number {
+    return this.shapes.size;
+  }
+
+  list(): Shape[] {
+    return [...this.shapes.values()];
+  }
+}
+
+/** The parameter types Neo4j keys a plan by, as a string: one tag per parameter, by name. */
+export function signature(params: Record<string, unknown>): string {
+  return Object.keys(params)
+    .sort()
+    .map((k) => `${k}:${typeTag(params[k], 0)}`)
+    .join(',');
+}
+
+function typeTag(v: unknown, depth: number): string {
+  if (v === null || v === undefined) return 'n';
+  if (typeof v === 'string') return 's';
+  if (typeof v === 'number') return 'f';
+  if (typeof v === 'boolean') return 'b';
+  if (typeof v === 'bigint' || neo4j.isInt(v)) return 'i';
+  if (Array.isArray(v)) return v.length === 0 ? 'L-' : depth > 2 ? 'L' : `L${typeTag(v[0], depth + 1)}`;
+  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return 'M';
+  return `o${(v as object).constructor?.name ?? ''}`;
+}
+
+/** `params` with each top-level list cut to its first element (a plan cached without parameter sizes serves any size). */
+function sample(params: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v]));
+}
+
+/**
+ * Statistics by key: `n:<label>`, `r:<start>:<type>:<end>`, and per index `is:` its size and `iu:`
+ * its estimated distinct values (the planner's selectivity is their inverse, which diverges alike).
+ */
+export type Statistics = ReadonlyMap<string, number>;
+
+interface CountsRow {
+  nodes: { label?: string; count: number }[];
+  relationships: { startLabel?: string; relationshipType?: string; endLabel?: string; count: number }[];
+  indexes: { labels?: string[]; relationshipTypes?: string[]; properties?: string[]; totalSize?: number; estimatedUniqueSize?: number }[];
+}
+
+export async function readStatistics(executor: Executor): Promise<Statistics> {
+  const [row] = await executor.read<CountsRow>(Query.GraphCounts);
+  const out = new Map<string, number>();
+  for (const n of row?.nodes ?? []) out.set(`n:${n.label ?? ''}`, Number(n.count));
+  for (const r of row?.relationships ?? []) out.set(`r:${r.startLabel ?? ''}:${r.relationshipType ?? ''}:${r.endLabel ?? ''}`, Number(r.count));
+  for (const i of row?.indexes ?? []) {
+    const index = `${[...(i.labels ?? []), ...(i.relationshipTypes ?? [])].join('|')}:${(i.properties ?? []).join('|')}`;
+    out.set(`is:${index}`, Number(i.totalSize ?? 0));
+    out.set(`iu:${index}`, Number(i.estimatedUniqueSize ?? 0));
+  }
+  return out;
+}
+
+/**
+ * The largest divergence between two readings, as Neo4j measures it (|a - b| / max(a, b); 0 where
+ * both are 0; a key present on one side only counts as 0 on the other), and its key.
+ */
+export function divergence(before: Statistics, after: Statistics): { value: number; key: string | null } {
+  let value = 0;
+  let key: string | null = null;
+  for (const k of new Set([...before.keys(), ...after.keys()])) {
+    const a = before.get(k) ?? 0;
+    const b = after.get(k) ?? 0;
+    const m = Math.max(a, b);
+    const d = m > 0 ? Math.abs(a - b) / m : 0;
+    if (d > value) {
+      value = d;
+      key = k;
+    }
+  }
+  return { value, key };
+}
+
+export interface PlanRefresherOptions {
+  intervalMs: number;
+  /** Divergence past which every used shape is re-planned. */
+  threshold: number;
+  /** Told each plan the refresher compiled (tributary_plans_refreshed_total). */
+  onRefreshed?: () => void;
+}
+
+export class PlanRefresher {
+  private timer?: NodeJS.Timeout;
+  private baseline: Statistics | null = null;
+  private busy: Promise<void> | null = null;
+  private stopped = false;
+  /** Refresh passes run, plans re-planned, and EXPLAINs that failed. */
+  readonly counts = { refreshes: 0, plans: 0, failed: 0 };
+
+  constructor(
+    private readonly executor: Executor,
+    /** What it replans: every shape the executor ran or the warm-up compiled. */
+    readonly shapes: UsedShapes,
+    private readonly log: Logger,
+    private readonly options: PlanRefresherOptions,
+  ) {}
+
+  start(): void {
+    if (this.timer || this.stopped) return;
+    this.timer = setInterval(() => void this.check(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  /** Stops the timer; a refresh in flight ends after its current EXPLAIN. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.busy;
+  }
+
+  /**
+   * One check: the first reading becomes the baseline; past `threshold`, a refresh pass, after
+   * which the reading taken before it is the new baseline. Never rejects; a check while one runs is
+   * skipped. Resolves with what it did.
+   */
+  check(): Promise<'baseline' | 'fresh' | 'refreshed' | 'busy' | 'failed'> {
+    if (this.busy || this.stopped) return Promise.resolve('busy');
+    let outcome: 'baseline' | 'fresh' | 'refreshed' | 'failed' = 'fresh';
+    const run = async () => {
+      try {
+        const now = await readStatistics(this.executor);
+        if (!this.baseline) {
+          this.baseline = now;
+          outcome = 'baseline';
+          return;
+        }
+        const d = divergence(this.baseline, now);
+        if (d.value <= this.options.threshold) return;
+        await this.refresh(d);
+        this.baseline = now;
+        outcome = 'refreshed';
+      } catch (err) {
+        outcome = 'failed';
+        if (!this.stopped) this.log.warn('plan refresh check failed', { error: err });
+      }
+    };
+    const busy = run().finally(() => {
+      this.busy = null;
+    });
+    this.busy = busy;
+    return busy.then(() => outcome);
+  }
+
+  private async refresh(d: { value: number; key: string | null }): Promise<void> {
+    const shapes = this.shapes.list();
+    const t0 = Date.now();
+    let plans = 0;
+    let failed = 0;
+    for (const shape of shapes) {
+      if (this.stopped) break;
+      const started = Date.now();
+      try {
+        await this.executor.explain(shape.query, shape.params, shape.write, true);
+        plans++;
+        this.options.onRefreshed?.();
+      } catch (err) {
+        if (this.stopped) break;
+        failed++;
+        this.log.warn('plan refresh failed', { query: shape.query, error: err });
+      }
+      await new Promise((r) => setTimeout(r, Date.now() - started));
+    }
+    this.counts.refreshes++;
+    this.counts.plans += plans;
+    this.counts.failed += failed;
+    this.log.info('query plans refreshed: the graph statistics changed', {
+      statistic: d.key,
+      divergence: Math.round(d.value * 100) / 100,
+      plans,
+      failed,
+      dropped: this.shapes.dropped,
+      ms: Date.now() - t0,
+    });
+  }
+}

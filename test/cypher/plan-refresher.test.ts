@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { readPlanCounters } from '../../src/graph/plan-cache';
+import { PlanRefresher } from '../../src/graph/plan-refresher';
+import { Query } from '../../src/graph/queries';
+import { datasetId } from '../../src/ids';
+import { createLogger } from '../../src/log';
+import { runEvent } from '../support/events';
+import { uniquePrefix } from '../support/isolate';
+import { startService, type TestService } from '../support/app';
+
+let svc: TestService;
+before(async () => {
+  // A refresher whose own timer never fires during the test: the test drives its checks.
+  svc = await startService({ TRIBUTARY_PLAN_REFRESH_S: '3600' });
+});
+after(() => svc.close());
+
+/**
+ * The plan refresher (src/graph/plan-refresher.ts) replans, off the request path, every shape the
+ * service ran, once the graph statistics moved past its threshold. Here the threshold is 0, so one
+ * ingested event (a Run more) is enough; the shared test database only grows, as other files ingest
+ * in parallel, so a divergence above 0 is certain.
+ */
+describe('plan refresher (against Neo4j)', () => {
+  it('records the shapes ingestion and lineage used, and replans each of them once the statistics changed', async (t) => {
+    const ns = uniquePrefix('plan-refresher');
+    const sent = await svc.postEvent(runEvent(ns, { job: 'load', inputs: ['raw'], outputs: ['clean'] }));
+    assert.equal(sent.status, 201, JSON.stringify(sent.body));
+    const lineage = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 3) { nodes { id } } }`, { id: datasetId(ns, 'clean') });
+    assert.equal(lineage.errors, undefined, JSON.stringify(lineage.errors));
+
+    const used = svc.app.refresher?.shapes;
+    assert.ok(used, 'TRIBUTARY_PLAN_REFRESH_S=3600 starts a refresher');
+    const queries = new Set(used.list().map((s) => s.query));
+    assert.ok([...queries].some((q) => q.startsWith('ingest/')), `recorded: ${[...queries].join(', ')}`);
+    assert.ok(queries.has(Query.ExpandUpstream), `recorded: ${[...queries].join(', ')}`);
+    assert.ok(![...queries].some((q) => q.startsWith('health/')), 'health probes are not recorded');
+
+    const refresher = new PlanRefresher(svc.app.executor, used, createLogger('error'), { intervalMs: 3_600_000, threshold: 0 });
+    assert.equal(await refresher.check(), 'baseline');
+    const before = await readPlanCounters(svc.app.executor);
+    assert.equal((await svc.postEvent(runEvent(ns, { job: 'load', inputs: ['raw'], outputs: ['clean'] }))).status, 201);
+    const shapes = used.size;
+    assert.equal(await refresher.check(), 'refreshed');
+    assert.equal(refresher.counts.failed, 0);
+    assert.ok(refresher.counts.plans >= shapes, `${refresher.counts.plans} plans for ${shapes} shapes`);
+    assert.equal(refresher.counts.refreshes, 1);
+    if (before === null) return t.skip('this Neo4j does not count its plans (NEO4J_URI names a server other than the embedded one)');
+    const afterRefresh = (await readPlanCounters(svc.app.executor))!;
+    assert.ok(afterRefresh.plans - before.plans >= refresher.counts.plans, `compiled ${afterRefresh.plans - before.plans}, refreshed ${refresher.counts.plans}`);
+
+    // The replanned shapes are what the next request finds in the cache: running one compiles
+    // nothing. Other files compile meanwhile, so the least of up to ten attempts.
+    const compiled: number[] = [];
+    for (let attempt = 0; attempt < 10 && Math.min(...compiled, Infinity) > 0; attempt++) {
+      const c0 = (await readPlanCounters(svc.app.executor))!.plans;
+      const again = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 3) { nodes { id } } }`, { id: datasetId(ns, 'clean') });
+      assert.equal(again.errors, undefined);
+      compiled.push((await readPlanCounters(svc.app.executor))!.plans - c0);
+    }
+    assert.equal(Math.min(...compiled), 0, `plans compiled by a lineage request after the refresh: ${compiled.join(', ')}`);
+  });
+
+  it('does nothing while below its threshold, and nothing once stopped', async () => {
+    const used = svc.app.refresher!.shapes;
+    const refresher = new PlanRefresher(svc.app.executor, used, createLogger('error'), { intervalMs: 3_600_000, threshold: 1 });
+    assert.equal(await refresher.check(), 'baseline');
+    assert.equal(await refresher.check(), 'fresh');
+    assert.equal(refresher.counts.plans, 0);
+    await refresher.stop();
+    assert.equal(await refresher.check(), 'busy');
+  });
+});

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import neo4j from 'neo4j-driver';
+import { divergence, signature, UsedShapes } from '../../src/graph/plan-refresher';
+import { Query } from '../../src/graph/queries';
+
+describe('plan refresher: the shapes it keeps', () => {
+  it('tells parameter types apart the way Neo4j keys its plans, and ignores list sizes and values', () => {
+    assert.equal(signature({ ids: ['a', 'b'], depth: neo4j.int(3) }), signature({ depth: neo4j.int(20), ids: ['x'] }));
+    assert.notEqual(signature({ ids: [] }), signature({ ids: ['a'] }), 'an empty list has no element type');
+    assert.notEqual(signature({ n: neo4j.int(1) }), signature({ n: 1.5 }), 'integer and float');
+    assert.notEqual(signature({ at: null }), signature({ at: 's' }), 'an optional branch left out');
+    assert.notEqual(signature({ rows: [{ a: 1 }] }), signature({ rows: [['a']] }), 'list of maps and of lists');
+    assert.equal(signature({}), '');
+  });
+
+  it('keeps one shape per query, write mode and signature, with lists cut to one element; skips health probes; stops at its maximum', () => {
+    const used = new UsedShapes(2);
+    const big = Array.from({ length: 5_000 }, (_, i) => `d${i}`);
+    used.record(Query.ExpandUpstream, { datasetIds: big, jobIds: [] }, false);
+    used.record(Query.ExpandUpstream, { datasetIds: ['other'], jobIds: [] }, false);
+    used.record(Query.GraphCounts, {}, false);
+    assert.equal(used.size, 1);
+    assert.deepEqual(used.list()[0], { query: Query.ExpandUpstream, params: { datasetIds: ['d0'], jobIds: [] }, write: false });
+    used.record(Query.ExpandUpstream, { datasetIds: ['x'], jobIds: [] }, true);
+    used.record(Query.ExpandUpstream, { datasetIds: [], jobIds: ['j'] }, false);
+    assert.equal(used.size, 2);
+    assert.equal(used.dropped, 1);
+  });
+});
+
+describe('plan refresher: divergence', () => {
+  it("measures as Neo4j does (|a - b| / max(a, b)) and names the statistic", () => {
+    const a = new Map([['n:Run', 100], ['n:Job', 10]]);
+    const b = new Map([['n:Run', 400], ['n:Job', 10]]);
+    assert.deepEqual(divergence(a, b), { value: 0.75, key: 'n:Run' });
+    assert.deepEqual(divergence(b, a), { value: 0.75, key: 'n:Run' });
+  });
+
+  it('is 0 for equal or both-empty readings, and 1 for a statistic that appears or disappears', () => {
+    assert.deepEqual(divergence(new Map([['n:Run', 0]]), new Map([['n:Run', 0]])), { value: 0, key: null });
+    assert.deepEqual(divergence(new Map(), new Map()), { value: 0, key: null });
+    assert.deepEqual(divergence(new Map(), new Map([['r:Run:READ:Dataset', 3]])), { value: 1, key: 'r:Run:READ:Dataset' });
+    assert.deepEqual(divergence(new Map([['is:Field:id', 3]]), new Map()), { value: 1, key: 'is:Field:id' });
+  });
+});
