@@ -7,7 +7,7 @@ import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
-import { PlanRefresher, UsedShapes } from './graph/plan-refresher';
+import { PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
 import { warmUpPlans, warmUpShapes, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
@@ -126,8 +126,15 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
     await waitForConnectivity(driver, 60_000, config.neo4j.database);
     let liveness: Liveness | null = null;
     const used = config.planRefreshS > 0 ? new UsedShapes() : null;
+    let warmedUp = false;
     const executor = new Executor(driver, queries, {
-      onQuery: used ? (query, params, write) => used.record(query, params, write) : undefined,
+      // A shape first run after the warm-up compiled its plan on a request's path: debug lines name
+      // what the warm-up declarations (// Warm-up: headers) miss.
+      onQuery: used
+        ? (query, params, write, afterWrite) => {
+            if (used.record(query, params, write, afterWrite) && warmedUp) log.debug('query shape first used after the warm-up', { query, write, afterWrite, signature: signature(params) });
+          }
+        : undefined,
       database: config.neo4j.database,
       log: config.logLevel === 'debug' ? log : undefined,
       readTimeoutMs: config.graphql.timeoutMs,
@@ -174,8 +181,11 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       writer,
       rules,
       statements,
-      warmUp: (firstOnly, pace) =>
-        warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, onExplained: used ? (q, p, w) => used.record(q, p, w) : undefined }),
+      warmUp: async (firstOnly, pace) => {
+        const result = await warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, onExplained: used ? (q, p, w, a) => void used.record(q, p, w, a) : undefined });
+        warmedUp = true;
+        return result;
+      },
       stopWarmUp: () => {
         stopping.abort();
         void refresher?.stop();

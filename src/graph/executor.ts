@@ -29,7 +29,17 @@ export interface ExecutorOptions {
    */
   writeDeadlineMs?: number;
   /** Told each query run (not EXPLAINs), before it runs: the plan refresher's record of the shapes in use. */
-  onQuery?: (query: Query, params: Record<string, unknown>, write: boolean) => void;
+  onQuery?: (query: Query, params: Record<string, unknown>, write: boolean, afterWrite: boolean) => void;
+}
+
+export interface ExplainOptions {
+  /** Plan anew even when a plan is cached; the new plan replaces the cached one. */
+  force?: boolean;
+  /**
+   * EXPLAIN after an uncommitted write in the same (rolled back) transaction: Neo4j caches the plans
+   * of statements that follow a write in their transaction apart from the others.
+   */
+  afterWrite?: boolean;
 }
 
 /**
@@ -84,7 +94,7 @@ export class Executor {
   private readonly available?: () => boolean;
   private readonly writeDeadlineMs?: number;
   private readonly onLockConflict?: (tx: TxName) => void;
-  private readonly onQuery?: (query: Query, params: Record<string, unknown>, write: boolean) => void;
+  private readonly onQuery?: ExecutorOptions['onQuery'];
   /** Rejections of the calls in flight, for abortInFlight. */
   private readonly inFlight = new Set<(err: AppError) => void>();
 
@@ -137,7 +147,7 @@ export class Executor {
    * failure is not retried here: it answers UNAVAILABLE (503, Retry-After) like any other.
    */
   read<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
-    this.onQuery?.(query, params, false);
+    this.onQuery?.(query, params, false, false);
     return this.session(neo4j.session.READ, (s) => this.rows<Row>(query, params, s.run(this.texts[query], params, this.readConfig(query))), this.readDeadline());
   }
 
@@ -173,7 +183,7 @@ export class Executor {
    * so only for single idempotent statements whose caller retries (store-pending-events).
    */
   autoCommit<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
-    this.onQuery?.(query, params, true);
+    this.onQuery?.(query, params, true, false);
     return this.session(neo4j.session.WRITE, async (s) => {
       const started = this.log ? performance.now() : 0;
       const result = await s.run(this.texts[query], params, this.txConfig(query));
@@ -185,14 +195,24 @@ export class Executor {
 
   /**
    * EXPLAINs a named query (compiles and caches its plan for these parameter types; runs nothing).
-   * Write queries go through a write transaction, so that routing sends them to the leader. With
-   * `force`, Neo4j plans it anew even when a plan is cached, and that plan replaces the cached one.
+   * Write queries go through a write transaction, so that routing sends them to the leader.
    */
-  explain(query: Query, params: Record<string, unknown>, write: boolean, force = false): Promise<void> {
+  explain(query: Query, params: Record<string, unknown>, write: boolean, { force = false, afterWrite = false }: ExplainOptions = {}): Promise<void> {
+    const work = (tx: { run: ManagedTransaction['run'] }) =>
+      force ? tx.run(`CYPHER replan=force EXPLAIN ${this.texts[query]}`, params) : tx.run(`EXPLAIN ${this.texts[query]}`, params);
+    const config = this.txConfig(`explain ${query}`);
+    if (afterWrite) {
+      return this.session(neo4j.session.WRITE, async (s) => {
+        const tx = s.beginTransaction(config);
+        try {
+          await tx.run(this.texts[Query.UncommittedWrite]);
+          await work(tx);
+        } finally {
+          await tx.rollback();
+        }
+      }, this.writeDeadlineMs);
+    }
     return this.session(write ? neo4j.session.WRITE : neo4j.session.READ, async (s) => {
-      const work = (tx: ManagedTransaction) =>
-        force ? tx.run(`CYPHER replan=force EXPLAIN ${this.texts[query]}`, params) : tx.run(`EXPLAIN ${this.texts[query]}`, params);
-      const config = this.txConfig(`explain ${query}`);
       await (write ? s.executeWrite(work, config) : s.executeRead(work, config));
     }, write ? this.writeDeadlineMs : this.readDeadline());
   }
@@ -212,10 +232,13 @@ export class Executor {
     return { metadata: reqId === undefined ? { app: APP, tx: name } : { app: APP, tx: name, reqId } };
   }
 
+  /** In a write transaction, every statement after the first is taken to follow a write (ExplainOptions.afterWrite). */
   private runner(tx: ManagedTransaction, write: boolean): TxRunner {
+    let wrote = false;
     return {
       run: <Row>(query: Query, params: Record<string, unknown> = {}) => {
-        this.onQuery?.(query, params, write);
+        this.onQuery?.(query, params, write, wrote);
+        wrote = write;
         return this.rows<Row>(query, params, tx.run(this.texts[query], params));
       },
     };

@@ -13,15 +13,17 @@ import { Query } from './queries';
  * second of a core here) met by whichever request or projection batch uses the plan next:
  * `bench:marquez -- S` counted 27 such replans while reading and 43 while ingesting.
  *
- * With the refresher on, the embedded Neo4j keeps its threshold fixed at 0.95 (no decay:
- * tools/neo4j/Launcher.java, `tributary.replan`), and this class does the replanning instead:
+ * With the refresher on, the embedded Neo4j checks a plan at most hourly, with its threshold fixed
+ * at 0.95 (no decay: tools/neo4j/Launcher.java, `tributary.replan`), and this class does the
+ * replanning instead:
  * every `intervalMs` it reads the same statistics (health/graph-counts.cypher) and, once one has
  * diverged past `threshold` (0.75, Neo4j's own default) from the counts of its last refresh,
  * re-plans every shape the service has used or warmed up since it started (`CYPHER replan=force EXPLAIN`, which
  * replaces the cached plan and runs nothing), one at a time, each followed by a pause as long as
- * itself, so a refresh takes at most about half a core. Neo4j's own check stays as the safety net
- * for what the refresher cannot know ahead: a shape used for the first time on a graph that grew
- * twentyfold since its plan was warmed up.
+ * itself, so a refresh takes at most about half a core. A statement that ran after a write in its
+ * transaction is replanned that way too (ExplainOptions.afterWrite: Neo4j caches its plan apart).
+ * Neo4j's own check stays as the hourly net for what the refresher does not know of (shapes past
+ * UsedShapes' maximum).
  */
 
 /** A query and the types of its parameters: what Neo4j caches a plan for. */
@@ -30,6 +32,8 @@ export interface Shape {
   /** The parameters of one call, with every list cut to its first element (the plan ignores sizes). */
   params: Record<string, unknown>;
   write: boolean;
+  /** Run after a write in its transaction: Neo4j caches that plan apart (ExplainOptions.afterWrite). */
+  afterWrite: boolean;
 }
 
 /** The shapes the executor ran, at most `max` (the rest are counted, not kept). */
@@ -41,15 +45,17 @@ export class UsedShapes {
   constructor(private readonly max = 2_000) {}
 
   /** Health probes (health/*.cypher) are not kept: they are not on any user's path. */
-  record(query: Query, params: Record<string, unknown>, write: boolean): void {
-    if (query.startsWith('health/')) return;
-    const key = `${query}|${write ? 'w' : 'r'}|${signature(params)}`;
-    if (this.shapes.has(key)) return;
+  /** True when the shape is new (kept, or dropped past `max`). */
+  record(query: Query, params: Record<string, unknown>, write: boolean, afterWrite = false): boolean {
+    if (query.startsWith('health/')) return false;
+    const key = `${query}|${write ? 'w' : 'r'}${afterWrite ? 'a' : ''}|${signature(params)}`;
+    if (this.shapes.has(key)) return false;
     if (this.shapes.size >= this.max) {
       this.dropped++;
-      return;
+      return true;
     }
-    this.shapes.set(key, { query, params: sample(params), write });
+    this.shapes.set(key, { query, params: sample(params), write, afterWrite });
+    return true;
   }
 
   get size(): number {
@@ -209,7 +215,7 @@ export class PlanRefresher {
       if (this.stopped) break;
       const started = Date.now();
       try {
-        await this.executor.explain(shape.query, shape.params, shape.write, true);
+        await this.executor.explain(shape.query, shape.params, shape.write, { force: true, afterWrite: shape.afterWrite });
         plans++;
         this.options.onRefreshed?.();
       } catch (err) {

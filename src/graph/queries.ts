@@ -62,6 +62,7 @@ export enum Query {
   Ping = 'health/ping',
   PlanCache = 'health/plan-cache',
   GraphCounts = 'health/graph-counts',
+  UncommittedWrite = 'admin/uncommitted-write',
   IdentityRulesState = 'admin/identity-rules-state',
   RecordIdentityRules = 'admin/record-identity-rules',
   FacetStorageState = 'admin/facet-storage-state',

@@ -81,7 +81,10 @@ const rank = (q: Query) => {
  * `pace` = false runs pass 2 and the runs back to back too (benchmarks that wait for it).
  * Once `signal` is aborted (the service is stopping), no further plan is compiled, and the one in
  * flight failing because the driver closed is not a failure: nothing is logged for it.
- * `onExplained` is told each combination EXPLAINed (the plan refresher keeps those plans fresh too).
+ * Ingestion queries are EXPLAINed twice per combination, in a clean transaction and after an
+ * uncommitted write (ExplainOptions.afterWrite: a projection's statements after its first write use
+ * plans Neo4j caches apart); `plans` counts combinations.
+ * `onExplained` is told each plan EXPLAINed (the plan refresher keeps those plans fresh too).
  */
 export async function warmUpPlans(
   executor: Executor,
@@ -93,7 +96,7 @@ export async function warmUpPlans(
     signal,
     runs = new Map(),
     onExplained,
-  }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal; runs?: WarmUpRuns; onExplained?: (query: Query, params: Record<string, unknown>, write: boolean) => void } = {},
+  }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal; runs?: WarmUpRuns; onExplained?: (query: Query, params: Record<string, unknown>, write: boolean, afterWrite: boolean) => void } = {},
 ): Promise<WarmUpResult> {
   const t0 = Date.now();
   const counters = await readPlanCounters(executor).catch(() => null);
@@ -102,9 +105,15 @@ export async function warmUpPlans(
   const ordered = [...shapes].sort((a, b) => rank(a[0]) - rank(b[0]));
   const compile = async (query: Query, params: Record<string, unknown>) => {
     try {
-      await executor.explain(query, params, query.startsWith('ingest/'));
+      const write = query.startsWith('ingest/');
+      await executor.explain(query, params, write);
+      onExplained?.(query, params, write, false);
+      // A projection's statements after its first write meet the plans cached for that case.
+      if (write) {
+        await executor.explain(query, params, write, { afterWrite: true });
+        onExplained?.(query, params, write, true);
+      }
       plans++;
-      onExplained?.(query, params, query.startsWith('ingest/'));
     } catch (err) {
       if (signal?.aborted) return;
       failed++;

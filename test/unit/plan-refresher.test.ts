@@ -21,11 +21,20 @@ describe('plan refresher: the shapes it keeps', () => {
     used.record(Query.ExpandUpstream, { datasetIds: ['other'], jobIds: [] }, false);
     used.record(Query.GraphCounts, {}, false);
     assert.equal(used.size, 1);
-    assert.deepEqual(used.list()[0], { query: Query.ExpandUpstream, params: { datasetIds: ['d0'], jobIds: [] }, write: false });
-    used.record(Query.ExpandUpstream, { datasetIds: ['x'], jobIds: [] }, true);
-    used.record(Query.ExpandUpstream, { datasetIds: [], jobIds: ['j'] }, false);
+    assert.deepEqual(used.list()[0], { query: Query.ExpandUpstream, params: { datasetIds: ['d0'], jobIds: [] }, write: false, afterWrite: false });
+    assert.equal(used.record(Query.ExpandUpstream, { datasetIds: ['x'], jobIds: [] }, true), true);
+    assert.equal(used.record(Query.ExpandUpstream, { datasetIds: [], jobIds: ['j'] }, false), true, 'new, though not kept');
     assert.equal(used.size, 2);
     assert.equal(used.dropped, 1);
+    assert.equal(used.record(Query.ExpandUpstream, { datasetIds: ['y'], jobIds: [] }, false), false);
+  });
+
+  it('keeps a statement run after a write in its transaction apart: Neo4j caches its plan apart', () => {
+    const used = new UsedShapes();
+    used.record(Query.RefreshCurrentIo, { jobIds: ['j'] }, true, false);
+    used.record(Query.RefreshCurrentIo, { jobIds: ['k'] }, true, true);
+    used.record(Query.RefreshCurrentIo, { jobIds: ['l'] }, true, true);
+    assert.deepEqual(used.list().map((s) => s.afterWrite), [false, true]);
   });
 });
 

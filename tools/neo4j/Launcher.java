@@ -42,10 +42,12 @@ import org.neo4j.procedure.Procedure;
  *    from index seeks by id, which a size estimate cannot improve.
  *  - With the system property {@code tributary.replan=refresher} (Tributary's plan refresher is on,
  *    src/graph/plan-refresher.ts), a cached plan is replanned only once a statistic it was costed
- *    with diverged by more than 0.95, and that threshold does not decay over time (Neo4j's default
- *    lowers it from 0.75 to 0.1 over hours, so on a growing graph plans go stale over and over, each
- *    replanned on the path of whichever request uses it next). The refresher replans the shapes in
- *    use before that, off the request path.
+ *    with diverged by more than 0.95, that threshold does not decay over time, and a plan is checked
+ *    at most once an hour instead of every 10 s (Neo4j's default lowers the threshold from 0.75 to
+ *    0.1 over hours and checks every 10 s, so on a growing graph plans go stale over and over, each
+ *    replanned on the path of whichever request uses it next; from an empty store every plan is
+ *    stale as soon as data arrives). The refresher replans the shapes in use instead, off the
+ *    request path.
  *  - Procedure {@code tributary.queryCaches()} yields Neo4j's own counters of its query caches
  *    (per kind: hits, misses, compiled, compiledWithExpressionCodeGen, discards, stale), so the
  *    service can count the plans compiled after its warm-up (src/graph/plan-cache.ts).
@@ -65,6 +67,7 @@ public final class Launcher {
         DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home);
         if (refresherReplans) {
             builder.setConfig(GraphDatabaseSettings.query_statistics_divergence_threshold, 0.95)
+                    .setConfig(GraphDatabaseSettings.cypher_min_replan_interval, Duration.ofHours(1))
                     .setConfig(GraphDatabaseInternalSettings.cypher_replan_algorithm, GraphDatabaseInternalSettings.CypherReplanAlgorithm.NONE);
         }
         DatabaseManagementService dbms = builder
