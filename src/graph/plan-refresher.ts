@@ -1,6 +1,7 @@
 import neo4j from 'neo4j-driver';
 import type { Logger } from '../log';
 import type { Executor } from './executor';
+import { pauseAsLongAs } from './pace';
 import { Query } from './queries';
 
 /**
@@ -39,13 +40,15 @@ export interface Shape {
 /** The shapes the executor ran, at most `max` (the rest are counted, not kept). */
 export class UsedShapes {
   private readonly shapes = new Map<string, Shape>();
-  /** Shapes not kept because `max` were already. */
+  /** Calls whose shape was not kept because `max` were already (a shape met again counts again). */
   dropped = 0;
 
   constructor(private readonly max = 2_000) {}
 
-  /** Health probes (health/*.cypher) are not kept: they are not on any user's path. */
-  /** True when the shape is new (kept, or dropped past `max`). */
+  /**
+   * True when the shape is new (kept, or not kept past `max`). Health probes (health/*.cypher) are
+   * not kept: they are not on any user's path.
+   */
   record(query: Query, params: Record<string, unknown>, write: boolean, afterWrite = false): boolean {
     if (query.startsWith('health/')) return false;
     const key = `${query}|${write ? 'w' : 'r'}${afterWrite ? 'a' : ''}|${signature(params)}`;
@@ -223,7 +226,7 @@ export class PlanRefresher {
         failed++;
         this.log.warn('plan refresh failed', { query: shape.query, error: err });
       }
-      await new Promise((r) => setTimeout(r, Date.now() - started));
+      await pauseAsLongAs(started);
     }
     this.counts.refreshes++;
     this.counts.plans += plans;

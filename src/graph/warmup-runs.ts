@@ -1,4 +1,5 @@
 import type { Logger } from '../log';
+import { pauseAsLongAs } from './pace';
 import type { Executor } from './executor';
 import { Query, type QueryTexts } from './queries';
 import type { WarmUpShapes } from './warmup';
@@ -79,7 +80,7 @@ export async function executeRuns(executor: Executor, runs: WarmUpRuns, log: Log
         log.warn('execution warm-up failed', { query, error: err });
         break;
       }
-      if (pace) await new Promise((r) => setTimeout(r, Date.now() - one));
+      if (pace) await pauseAsLongAs(one);
     }
   }
   return { runs: done, failed, ms: Date.now() - t0 };

@@ -1,4 +1,5 @@
 import type { Logger } from '../log';
+import { pauseAsLongAs } from './pace';
 import type { Executor } from './executor';
 import { compiledSince, readPlanCounters, type PlanCounters } from './plan-cache';
 import { Query, type QueryTexts } from './queries';
@@ -142,7 +143,7 @@ export async function warmUpPlans(
         if (signal?.aborted) return stopped();
         const started = Date.now();
         await compile(query, params);
-        if (pace) await new Promise((r) => setTimeout(r, Date.now() - started));
+        if (pace) await pauseAsLongAs(started);
       }
     }
   }
