@@ -194,7 +194,10 @@ export class PlanRefresher {
         }
         const d = divergence(this.baseline, now);
         if (d.value <= this.options.threshold) return;
-        await this.refresh(d);
+        if (!(await this.refresh(d))) {
+          outcome = 'failed';
+          return;
+        }
         this.baseline = now;
         outcome = 'refreshed';
       } catch (err) {
@@ -209,7 +212,12 @@ export class PlanRefresher {
     return busy.then(() => outcome);
   }
 
-  private async refresh(d: { value: number; key: string | null }): Promise<void> {
+  /**
+   * One pass over the shapes. Resolves false, keeping the baseline so that the next check tries
+   * again, when it was cut short: stopped, or the graph database went down (liveness), where every
+   * further EXPLAIN would only fail and log.
+   */
+  private async refresh(d: { value: number; key: string | null }): Promise<boolean> {
     const shapes = this.shapes.list();
     const t0 = Date.now();
     let plans = 0;
@@ -223,6 +231,12 @@ export class PlanRefresher {
         this.options.onRefreshed?.();
       } catch (err) {
         if (this.stopped) break;
+        if (!this.executor.up()) {
+          this.log.warn('plan refresh stopped: the graph database is unavailable; the next check tries again', { plans, error: err });
+          this.counts.plans += plans;
+          this.counts.failed += failed;
+          return false;
+        }
         failed++;
         this.log.warn('plan refresh failed', { query: shape.query, error: err });
       }
@@ -239,5 +253,6 @@ export class PlanRefresher {
       dropped: this.shapes.dropped,
       ms: Date.now() - t0,
     });
+    return !this.stopped;
   }
 }

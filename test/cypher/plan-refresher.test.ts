@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readPlanCounters } from '../../src/graph/plan-cache';
+import { Executor } from '../../src/graph/executor';
 import { PlanRefresher } from '../../src/graph/plan-refresher';
 import neo4j from 'neo4j-driver';
 import { loadQueries, Query } from '../../src/graph/queries';
@@ -61,6 +62,30 @@ describe('plan refresher (against Neo4j)', () => {
       compiled.push((await readPlanCounters(svc.app.executor))!.plans - c0);
     }
     assert.equal(Math.min(...compiled), 0, `plans compiled by a lineage request after the refresh: ${compiled.join(', ')}`);
+  });
+
+  it('stops a pass when the graph database goes down, logging once, and tries again at the next check', async () => {
+    const used = svc.app.refresher!.shapes;
+    assert.ok(used.size >= 2);
+    let up = true;
+    const executor = new Executor(svc.app.driver, loadQueries(), { available: () => up });
+    const warnings: string[] = [];
+    const log = createLogger('error');
+    log.warn = (msg: string) => void warnings.push(msg);
+    // Down after the first plan: every later EXPLAIN fails fast (known down: no round trip). A
+    // threshold below 0: every check past the baseline refreshes.
+    let goDown = true;
+    const refresher = new PlanRefresher(executor, used, log, { intervalMs: 3_600_000, threshold: -1, onRefreshed: () => void (goDown && (up = false)) });
+    assert.equal(await refresher.check(), 'baseline');
+    assert.equal(await refresher.check(), 'failed');
+    assert.deepEqual(warnings, ['plan refresh stopped: the graph database is unavailable; the next check tries again']);
+    assert.equal(refresher.counts.refreshes, 0);
+    assert.equal(refresher.counts.plans, 1);
+    up = true;
+    goDown = false;
+    assert.equal(await refresher.check(), 'refreshed', 'the baseline was kept, so the next check refreshes');
+    assert.equal(refresher.counts.refreshes, 1);
+    assert.equal(refresher.counts.plans, 1 + used.size);
   });
 
   it('does nothing while below its threshold, and nothing once stopped', async () => {
