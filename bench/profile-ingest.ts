@@ -103,7 +103,7 @@ async function main() {
       '| query | total ms | first call ms | median ms |', '|---|---|---|---|', ...row(times), '',
     ].join('\n'),
   );
-  await core.driver.close();
+  await core.close();
   await neo4j?.stop();
 }
 

@@ -103,9 +103,7 @@ export async function replicaLag(opts: {
   } finally {
     await producer.disconnect().catch(() => undefined);
     await Promise.all(workers.map((w) => w.stop()));
-    replica.stopWarmUp();
-    await replica.liveness.stop();
-    await replica.driver.close();
+    await replica.close();
     await neo4j.stop();
     await broker.stop();
   }

@@ -89,6 +89,8 @@ export interface Core {
   refresher: PlanRefresher | null;
   /** Probes Neo4j every second (src/graph/liveness.ts); stopped by close(). */
   liveness: Liveness;
+  /** Stops the warm-up, the plan refresher (after its statement in flight) and the probe, then closes the driver: nothing logs after it. */
+  close(): Promise<void>;
   /**
    * Readiness of the graph side from what the process already knows, without a query: Neo4j
    * answers its probe (and, embedded, is not restarting) and the schema was applied (checked again
@@ -192,6 +194,12 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       },
       refresher,
       liveness,
+      close: async () => {
+        stopping.abort();
+        await refresher?.stop();
+        await liveness.stop();
+        await driver.close();
+      },
       graphReady: () => executor.up() && schemaApplied,
     };
   } catch (err) {
@@ -309,8 +317,7 @@ export async function createApp(
         await kafkaLog?.stop();
         await projector.stop();
         await spool.close();
-        await core.liveness.stop();
-        await driver.close();
+        await core.close();
       },
     };
   } catch (err) {

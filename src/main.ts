@@ -60,8 +60,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     await worker?.stop();
     core?.stopWarmUp();
     await closeHttp?.().catch((err) => log.error('error closing the service', { error: err }));
-    await core?.liveness.stop();
-    await core?.driver.close();
+    await core?.close();
     await embedded?.stop();
     process.exit(0);
   };
@@ -151,7 +150,7 @@ async function withCore<T>(config: Config, log: Logger, work: (core: Core) => Pr
   try {
     return await work(core);
   } finally {
-    await core.driver.close();
+    await core.close();
     await embedded?.stop();
   }
 }

@@ -30,7 +30,7 @@ describe('Kafka worker when Neo4j goes down mid-stream', () => {
     core = await createCore({ ...config, neo4j: { uri: neo4j.uri, user: 'neo4j' } }, log);
   });
   after(async () => {
-    await core?.driver.close();
+    await core?.close();
     await neo4j?.stop();
     fs.rmSync(home, { recursive: true, force: true }); // its own store (about 0.5 GB), used by this test only
   });
