@@ -6,6 +6,9 @@
 //   report (staticAt). Input facets: merge-facets.cypher. Job, run and dataset nodes must exist.
 //   INPUT_TO also keeps `fields`: the schema paths the run's events gave for the input (union,
 //   sorted; null on an edge written before they were kept, until a reproject: never partial).
+// Sorted set unions are written as a sorted COLLECT with adjacent duplicates dropped: inside a
+//   COLLECT subquery, `RETURN DISTINCT n ORDER BY n` costs Neo4j 5.26 transaction memory quadratic in
+//   the list (2,000 strings: 431 MB; a wide table's column lineage failed on a 1 GiB heap).
 // Parameters: $rows: list of {runId (null for JobEvents), jobId, datasetId, declared, firstSeen, lastSeen, fields}
 //   The run's ioFrom is the earliest time it reported IO (min), for lineage as of a past time.
 // Columns: none
@@ -29,8 +32,9 @@ CALL (d, x) {
   WITH d, x WHERE x.runId IS NOT NULL
   MATCH (r:Run {id: x.runId})
   MERGE (d)-[e:INPUT_TO]->(r)
-  WITH r, e, x, e.firstSeen IS NULL OR e.fields IS NOT NULL AS recording
-  SET e.fields = CASE WHEN recording THEN COLLECT { UNWIND coalesce(e.fields, []) + x.fields AS n RETURN DISTINCT n ORDER BY n } END
+  WITH r, e, x, e.firstSeen IS NULL OR e.fields IS NOT NULL AS recording,
+       COLLECT { UNWIND coalesce(e.fields, []) + x.fields AS n RETURN n ORDER BY n } AS fields
+  SET e.fields = CASE WHEN recording THEN [i IN range(0, size(fields) - 1) WHERE i = 0 OR fields[i] <> fields[i - 1] | fields[i]] END
   SET e.declared = coalesce(e.declared, false) OR x.declared,
       e.firstSeen = CASE WHEN e.firstSeen IS NULL OR x.firstSeen < e.firstSeen THEN x.firstSeen ELSE e.firstSeen END,
       e.lastSeen = CASE WHEN e.lastSeen IS NULL OR x.lastSeen > e.lastSeen THEN x.lastSeen ELSE e.lastSeen END,
