@@ -67,6 +67,17 @@ export class Contended extends AppError {
   }
 }
 
+const MEMORY_POOL_FULL = 'Neo.TransientError.General.MemoryPoolOutOfMemoryError';
+
+/**
+ * Rethrows a transaction's error; one that Neo4j's memory pool refused is rethrown translated
+ * (LIMIT_EXCEEDED), which the driver does not retry: the same transaction would need the same
+ * memory again (the driver retries transient errors for 30 s, and this one is classed transient).
+ */
+function notRetriedIfTooLarge(err: unknown): never {
+  throw (err as { code?: string })?.code === MEMORY_POOL_FULL ? translateDriverError(err) : err;
+}
+
 /** Neo4j's transient lock failures: a deadlock, or a lock not granted in time. */
 export const isLockConflict = (err: unknown): boolean => /^Neo\.TransientError\.Transaction\.(DeadlockDetected|LockAcquisitionTimeout)$/.test((err as { code?: string })?.code ?? '');
 
@@ -153,7 +164,8 @@ export class Executor {
 
   /** Several queries in one read transaction (a consistent snapshot). */
   readTx<T>(name: TxName, work: (tx: TxRunner) => Promise<T>): Promise<T> {
-    return this.session(neo4j.session.READ, (s) => s.executeRead((tx) => work(this.runner(tx, false)), this.readConfig(name)), this.readDeadline());
+    const attempt = (tx: ManagedTransaction) => work(this.runner(tx, false)).catch(notRetriedIfTooLarge);
+    return this.session(neo4j.session.READ, (s) => s.executeRead(attempt, this.readConfig(name)), this.readDeadline());
   }
 
   private readConfig(name: TxName) {
@@ -172,7 +184,7 @@ export class Executor {
     const attempt = (tx: ManagedTransaction) =>
       work(this.runner(tx, true)).catch((err: unknown) => {
         if (isLockConflict(err)) this.onLockConflict?.(name);
-        throw err;
+        return notRetriedIfTooLarge(err);
       });
     return this.session(neo4j.session.WRITE, (s) => s.executeWrite(attempt, this.txConfig(name)), this.writeDeadlineMs);
   }
@@ -313,6 +325,13 @@ export function translateDriverError(err: unknown, timeoutMs?: number): unknown 
   if (err instanceof AppError) return err;
   const code = (err as { code?: string }).code ?? '';
   if (isLockConflict(err)) return new Contended();
+  // Neo4j's transaction memory pool (db.memory.transaction.*, a share of the heap) refused the
+  // transaction: it is too large for this heap, not the database down. A projection batch is split
+  // (the database answers), a single event is labelled ProjectionFailed (kept; reproject once the
+  // heap is larger), a read is told to ask for less.
+  if (code === MEMORY_POOL_FULL) {
+    return limitExceeded(`the transaction needed more memory than the graph database allows one (its heap: TRIBUTARY_NEO4J_HEAP): ${(err as Error).message}`, 400);
+  }
   if (code.includes('TransactionTimedOut')) {
     return limitExceeded(
       `the query ran longer than ${timeoutMs ?? '?'} ms (TRIBUTARY_QUERY_TIMEOUT_MS) and was cancelled: ask for a smaller depth, fewer starts or a narrower scope`,
@@ -327,7 +346,7 @@ export function translateDriverError(err: unknown, timeoutMs?: number): unknown 
     code.startsWith('Neo.TransientError') ||
     code === 'Neo.ClientError.Database.DatabaseUnavailable'
   ) {
-    return unavailable('the graph database is unavailable; retry later');
+    return unavailable(code.startsWith('Neo.') ? `the graph database is unavailable (${code}); retry later` : 'the graph database is unavailable; retry later');
   }
   if (code === 'Neo.ClientError.Database.DatabaseNotFound') {
     return new AppError(ErrorCode.UNAVAILABLE, 'the configured Neo4j database does not exist');

@@ -76,3 +76,20 @@ describe('the schema, applied by several processes at once', () => {
     assert.equal(createdConcurrently(null), false);
   });
 });
+
+describe('a transaction larger than Neo4j lets one be', () => {
+  it('fails once with LIMIT_EXCEEDED naming the heap (MemoryPoolOutOfMemoryError is not retried)', async () => {
+    // A query that holds more than the test Neo4j's transaction memory (70% of its 1 GiB heap).
+    const hog = 'UNWIND range(1, 80000000) AS i WITH collect(i) AS l RETURN size(l) AS n';
+    const executor = new Executor(svc.app.driver, { ...loadQueries(), [Query.Ping]: hog });
+    let attempts = 0;
+    await assert.rejects(
+      executor.readTx('memory-hog', (tx) => {
+        attempts++;
+        return tx.run(Query.Ping);
+      }),
+      (err: Error & { code?: string }) => err.code === 'LIMIT_EXCEEDED' && /TRIBUTARY_NEO4J_HEAP/.test(err.message),
+    );
+    assert.equal(attempts, 1);
+  });
+});
