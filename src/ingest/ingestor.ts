@@ -317,18 +317,27 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   // A job's current IO changes with its IO reports, and with its retirement (derive.ts RETIRED_FACET).
   const ioJobs = [...new Set(p.jobs.filter((j) => j.ioAt !== null || j.facets.some((f) => f.key === RETIRED_FACET)).map((j) => j.id))];
   run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
-  // Coverage figures change where an output edge, a field, column lineage or a symlink was written,
-  // and where a storage facet (which says which fields are metadata columns) was.
-  const coverageDatasets = [
+  // Coverage figures (refresh-output-coverage.cypher, maintained incrementally): counts change with
+  // column lineage or dataset-level dependencies into a dataset, a symlink, a storage facet (which
+  // says which fields are metadata columns), or a field created (merge-fields flags its dataset);
+  // decisions with the batch's runs and output edges.
+  const fieldDatasets = new Map(p.fields.map((f) => [f.id, f.datasetId]));
+  const countDatasetIds = [
     ...new Set([
-      ...p.outputs.map((o) => o.datasetId),
-      ...p.fields.map((f) => f.datasetId),
+      ...p.columnEdges.flatMap((c) => fieldDatasets.get(c.toId) ?? []),
+      ...p.datasetDependencies.map((c) => c.toId),
       ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId]),
       ...p.datasets.filter((d) => d.facets.some((f) => f.key === 'storage')).map((d) => d.id),
     ]),
   ];
+  const fieldDatasetIds = [...new Set(fieldDatasets.values())];
+  const edges = [...new Map(p.outputs.map((o) => [`${o.jobId}\n${o.datasetId}`, { jobId: o.jobId, datasetId: o.datasetId }])).values()];
   const runIds = p.runs.map((r) => r.id);
-  run(Query.RefreshOutputCoverage, { datasetIds: coverageDatasets, runIds, metadata: METADATA_COLUMNS }, coverageDatasets.length + runIds.length > 0);
+  run(
+    Query.RefreshOutputCoverage,
+    { countDatasetIds, fieldDatasetIds, edges, runIds, metadata: METADATA_COLUMNS },
+    countDatasetIds.length + fieldDatasetIds.length + edges.length + runIds.length > 0,
+  );
   await Promise.all(pending);
   await refreshJobVersions(tx, runIds);
 }

@@ -8,22 +8,24 @@ import { canonicalJson } from './stored-event';
  * Job versions: one per distinct (inputs, outputs, source code) of a job's runs. Recomputed for
  * the runs a batch touched, after their edges are written (one read, one write), so a run whose
  * later events add IO moves to its final version and the result depends only on the events.
+ * Incremental: a batch's cost follows its runs, not the history of their jobs (merge-job-versions.cypher).
  * Runs that reported neither IO nor source code get no version. A run id reused across jobs (some
  * dbt fixtures do) makes one Run node of several jobs: its version is under the lowest job id, and
  * the versions of all its jobs are recounted, so none is left behind whatever the arrival order.
  */
 export async function refreshJobVersions(tx: TxRunner, runIds: string[]): Promise<void> {
   if (runIds.length === 0) return;
-  const runs = await tx.run<{ runId: string; jobId: string; jobIds: string[]; inputs: string[]; outputs: string[]; codeSig: string | null }>(
+  const runs = await tx.run<{ runId: string; jobId: string; inputs: string[]; outputs: string[]; codeSig: string | null }>(
     Query.RunIoForVersions,
     { runIds },
   );
   const rows = runs
     .filter((r) => r.inputs.length + r.outputs.length > 0 || r.codeSig !== null)
-    .map(({ jobIds: _all, ...r }) => ({ ...r, versionId: jobVersionId(r.jobId, versionHash(r.inputs, r.outputs, r.codeSig)) }));
+    .map((r) => ({ ...r, versionId: jobVersionId(r.jobId, versionHash(r.inputs, r.outputs, r.codeSig)) }));
   if (rows.length === 0) return;
-  // Every job of those runs: a run whose reused id moved it to another job leaves a version to recount (and delete when empty).
-  await tx.run(Query.MergeJobVersions, { rows, jobIds: [...new Set(runs.flatMap((r) => r.jobIds))] });
+  // A run whose reused id moved it to another job leaves its old version: merge-job-versions recounts
+  // every version that lost a run (and deletes it when empty), under whichever job.
+  await tx.run(Query.MergeJobVersions, { rows });
 }
 
 export function versionHash(inputs: string[], outputs: string[], codeSig: string | null): string {
