@@ -81,10 +81,18 @@ export class CatalogService {
     return align(ids, rows, (r) => r.jobId, null).map((r) => ({ inputs: r?.inputs ?? [], outputs: r?.outputs ?? [] }));
   }
 
-  /** Full-text search over names, namespaces and descriptions (optionally within one namespace); one page (at most 100) and the total. */
-  async search(text: string, kinds: EntityKind[] | null, skip: number, limit: number, namespace: string | null = null): Promise<{ total: number; hits: SearchHit[] }> {
+  /**
+   * Full-text search over names, namespaces and descriptions (optionally within one namespace); one
+   * page (at most 100) and the total. Ranked among the index's SEARCH_CANDIDATES most relevant
+   * matches (`capped` when there were more): its cost follows that bound, not the graph. Kinds
+   * without FIELD search the jobs-and-datasets index, so fields never crowd them out.
+   */
+  async search(text: string, kinds: EntityKind[] | null, skip: number, limit: number, namespace: string | null = null): Promise<{ total: number; capped: boolean; hits: SearchHit[] }> {
     checkFirst(limit, 100);
-    const [row] = await this.executor.read<{ total: number; hits: (Omit<SearchHit, 'otherNames'> & { aliases: AliasRow[] })[] }>(Query.Search, {
+    const catalogOnly = kinds !== null && kinds.length > 0 && !kinds.includes(EntityKind.FIELD);
+    const [row] = await this.executor.read<{ total: number; capped: boolean; hits: (Omit<SearchHit, 'otherNames'> & { aliases: AliasRow[] })[] }>(Query.Search, {
+      index: catalogOnly ? 'catalog_search' : 'entity_search_v2',
+      candidates: SEARCH_CANDIDATES,
       query: luceneQuery(text),
       text: text.trim().toLowerCase(),
       labels: kinds?.length ? kinds.map((k) => LABELS[k]) : null,
@@ -92,12 +100,12 @@ export class CatalogService {
       skip,
       limit,
     });
-    if (!row) return { total: 0, hits: [] };
+    if (!row) return { total: 0, capped: false, hits: [] };
     const hits = row.hits.map(({ aliases, ...hit }) => ({
       ...hit,
       otherNames: aliases.map((a) => (hit.kind === EntityKind.FIELD ? fieldId(a.namespace, a.name, hit.name) : a.id)).sort(),
     }));
-    return { total: row.total, hits };
+    return { total: row.total, capped: row.capped, hits };
   }
 
   /** One page of a job's runs, newest first, and the total. */
@@ -148,6 +156,9 @@ export class CatalogService {
     }));
   }
 }
+
+/** Index matches a search ranks at most (nodes/search.cypher): a one-letter prefix over millions of fields stays cheap. */
+export const SEARCH_CANDIDATES = 10_000;
 
 /** The node label of each kind (runs are not in the search index: a RUN filter finds nothing). */
 const LABELS: Record<EntityKind, string> = { DATASET: 'Dataset', JOB: 'Job', FIELD: 'Field', RUN: 'Run' };

@@ -118,3 +118,34 @@ describe('search across naming styles', () => {
     assert.equal((await search('revenue_summary', '[JOB]')).length, 1);
   });
 });
+
+describe('search on a graph of wide tables', () => {
+  it('ranks among the 10,000 most relevant matches and says so (capped); kinds without FIELD are not crowded out by fields', async () => {
+    const word = `wq${Date.now().toString(36)}`;
+    const wide = `${ns}wide`;
+    // 10,050 fields whose names hold the word, and one table named by it.
+    const fields = Array.from({ length: 10_050 }, (_, i) => ({ name: `${word}_${i}`, type: 'string' }));
+    const event = runEvent(wide, {
+      job: 'widen',
+      outputs: [`${word}_table`],
+      datasetFacets: { [`${word}_table`]: { schema: { _producer: 'test', _schemaURL: 'test', fields } } },
+    });
+    assert.equal((await svc.postEvent(event)).status, 201);
+    const ask = async (kinds: string) => {
+      const res: { data?: any; errors?: unknown[] } = await svc.graphql(
+        `query($t: String!) { search(text: $t, kinds: ${kinds}, first: 5) { total capped hits { id kind } pageInfo { hasNextPage } } }`,
+        { t: word },
+      );
+      assert.equal(res.errors, undefined, JSON.stringify(res.errors));
+      return res.data.search as { total: number; capped: boolean; hits: { id: string; kind: string }[] };
+    };
+    const all = await ask('[DATASET, JOB, FIELD]');
+    assert.equal(all.capped, true);
+    assert.equal(all.total, 10_000);
+    assert.equal(all.hits.length, 5);
+    const tables = await ask('[DATASET]');
+    assert.equal(tables.capped, false);
+    assert.deepEqual(tables.hits.map((h) => h.id), [datasetId(wide, `${word}_table`)]);
+    assert.equal(tables.total, 1);
+  });
+});

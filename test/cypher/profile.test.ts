@@ -75,8 +75,11 @@ function cases(): Case[] {
     c(Query.ExpandUpstream, expand, 1_000),
     c(Query.ExpandDownstream, { ...expand, asOf: later }, 2_500),
     c(Query.ExpandUpstream, { ...expand, asOf: later }, 2_500),
-    c(Query.ExpandFieldsDownstream, fields, 500),
-    c(Query.ExpandFieldsUpstream, fields, 500),
+    // 16-210 and 514-826 db hits over four runs of the same stream: a field's relationships are
+    // stored in the order the background projector's batches happened to write them, and the
+    // expansion stops at its limit; 500 made the test fail one run in two (also before issue 28).
+    c(Query.ExpandFieldsDownstream, fields, 1_500),
+    c(Query.ExpandFieldsUpstream, fields, 1_500),
     c(Query.TraceUpstreamStep, trace, 1_500),
     c(Query.TraceDownstreamStep, trace, 1_500),
     c(Query.CoverageEdges, { scope: 'NAMESPACE', value: ns + writer.namespace, limit: 1000 }, 20_000),
@@ -92,7 +95,7 @@ function cases(): Case[] {
     c(Query.RunProvenance, { runIds: writerRuns }, 500),
     c(Query.RunReports, { edges: writerRuns.map((r) => ({ runId: r, datasetId: ds[0], direction: 'OUTPUT' })) }, 500),
     c(Query.LineageBreaks, { namespace: null, limit: 100 }, null),
-    c(Query.Search, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, text: deep.name.toLowerCase(), labels: null, namespace: null, skip: 0, limit: 10 }, null),
+    c(Query.Search, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, text: deep.name.toLowerCase(), labels: null, namespace: null, skip: 0, limit: 10, index: 'entity_search_v2', candidates: 10_000 }, null),
     c(Query.RunsOfJob, { jobId: jobs[0], states: null, since: null, until: null, skip: 0, limit: 10 }, 500),
     c(Query.RunLineage, { runIds: runs, limit: 10 }, 1_000),
     c(Query.CountEvents, selection, 5_000),

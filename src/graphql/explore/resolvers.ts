@@ -26,7 +26,7 @@ export class ExploreQueries {
   @Query(() => SearchResult, { description: 'Datasets, jobs and fields by name, namespace or description (full-text, prefix matching).' })
   async search(@Args(() => SearchArgs) args: SearchArgs, @Ctx() ctx: Context): Promise<SearchResult> {
     const offset = offsetAfter(args.after);
-    const { total, hits } = await ctx.services.catalog.search(args.text, args.kinds ?? null, offset, args.first);
-    return { total, hits, pageInfo: pageInfo(offset, hits.length, total) };
+    const { total, capped, hits } = await ctx.services.catalog.search(args.text, args.kinds ?? null, offset, args.first);
+    return { total, capped, hits, pageInfo: pageInfo(offset, hits.length, total) };
   }
 }

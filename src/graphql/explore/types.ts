@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import type { BreakDataset as BreakDatasetData, DeclaredBreakJob as DeclaredBreakJobData, LineageBreaks as LineageBreaksData, ProbableMatch as ProbableMatchData } from '../../lineage/breaks-service';
-import type { SearchHit as SearchHitData } from '../../lineage/catalog-service';
+import { SEARCH_CANDIDATES, type SearchHit as SearchHitData } from '../../lineage/catalog-service';
 import type { LineagePath as LineagePathData, PathEdge as PathEdgeData, PathResult as PathResultData } from '../../lineage/path-service';
 import { BreakRole, EntityKind, IdentityRuleKind, IoDirection, MatchStrength, SearchMatch, TruncationReason, type EntityRef } from '../../lineage/types';
 import '../enums';
@@ -214,10 +214,15 @@ export class SearchHit implements SearchHitData {
   otherNames!: string[];
 }
 
+const CANDIDATES = SEARCH_CANDIDATES.toLocaleString('en');
+
 @ObjectType({ description: 'One page of search hits.' })
 export class SearchResult {
-  @Field(() => Int, { description: 'Hits in all.' })
+  @Field(() => Int, { description: `Hits in all (among the ${CANDIDATES} most relevant index matches when capped).` })
   total!: number;
+
+  @Field({ description: `True when more than ${CANDIDATES} names, namespaces or descriptions matched: total and the ranking cover the ${CANDIDATES} most relevant (a longer text narrows it).` })
+  capped!: boolean;
 
   @Field(() => [SearchHit], { description: 'This page, best first.' })
   hits!: SearchHit[];

@@ -14,7 +14,7 @@ export interface Hit {
 }
 
 export const SEARCH = `query Search($text: String!, $first: Int!, $after: String) {
-  search(text: $text, first: $first, after: $after) { total hits { id kind name namespace datasetId match otherNames } pageInfo { endCursor hasNextPage } } }`;
+  search(text: $text, first: $first, after: $after) { total capped hits { id kind name namespace datasetId match otherNames } pageInfo { endCursor hasNextPage } } }`;
 
 /** "also <name> (<namespace>)" for each other name of a hit; null when it has none. */
 export function AlsoNamed({ hit }: { hit: Hit }) {

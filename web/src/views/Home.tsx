@@ -9,7 +9,7 @@ type Page<T> = { total: number; items: T[]; pageInfo: { endCursor: string | null
 export function SearchPage({ loc }: { loc: Location }) {
   const q = loc.params.get('q') ?? '';
   const after = loc.params.get('after');
-  const r = useQuery<{ search: Page<Hit> & { hits: Hit[] } }>(q ? SEARCH : null, { text: q, first: 50, after });
+  const r = useQuery<{ search: Page<Hit> & { hits: Hit[]; capped: boolean } }>(q ? SEARCH : null, { text: q, first: 50, after });
   if (!q) return <p>Type part of a name in the search box.</p>;
   return (
     <section aria-labelledby="search-title">
@@ -18,7 +18,9 @@ export function SearchPage({ loc }: { loc: Location }) {
       {!r.error && !r.data ? <Loading what="hits" /> : null}
       {r.data ? (
         <>
-          <p data-testid="search-total">{r.data.search.total} hits</p>
+          <p data-testid="search-total">
+            {r.data.search.capped ? `${r.data.search.total.toLocaleString('en')} hits among the most relevant matches of many: type more to narrow it` : `${r.data.search.total} hits`}
+          </p>
           <ul className="hits">
             {r.data.search.hits.map((h) => (
               <li key={h.id}>
