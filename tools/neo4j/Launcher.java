@@ -48,6 +48,10 @@ import org.neo4j.procedure.Procedure;
  *    replanned on the path of whichever request uses it next; from an empty store every plan is
  *    stale as soon as data arrives). The refresher replans the shapes in use instead, off the
  *    request path.
+ *  - Transaction logs older than the last checkpoint are kept up to 1 GiB
+ *    ({@code db.tx_log.rotation.retention_policy=1G size}) instead of Neo4j's 2 days: Community has
+ *    no incremental backup to replay them, and on a bulk load they grew as large as the store itself
+ *    (bench XL trial: 1.1 GB of logs beside a 0.96 GB store).
  *  - Procedure {@code tributary.queryCaches()} yields Neo4j's own counters of its query caches
  *    (per kind: hits, misses, compiled, compiledWithExpressionCodeGen, discards, stale), so the
  *    service can count the plans compiled after its warm-up (src/graph/plan-cache.ts).
@@ -78,6 +82,7 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.pagecache_memory, pageCache)
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(5))
                 .setConfig(GraphDatabaseInternalSettings.cypher_size_hint_parameters, false)
+                .setConfig(GraphDatabaseSettings.keep_logical_logs, "1G size")
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
