@@ -24,13 +24,31 @@ export interface GenOptions {
   /** Added to the job number in every job and dataset name: a stream that shares no names with
    *  another of the same size (for warm-up); use another seed too, for distinct run ids. */
   nameOffset?: number;
+  /**
+   * Output schemas: narrow (default: 5–20 fields, one output in ten 50–200) or wide (100–300
+   * fields, a quarter 300–800, one in twenty 800–1,500: the warehouse tables of XL).
+   */
+  widths?: 'narrow' | 'wide';
+  /**
+   * How many of each job's first runs carry the schema, symlinks and column lineage facets
+   * (default: every run). Later runs name their datasets only, as producers without a
+   * schema-aware extractor do (Airflow operators without SQL parsing): XL's years of runs.
+   */
+  facetRuns?: number;
+  /** Hours between a job's runs (default: `layers`, one run of every layer per round). */
+  roundHours?: number;
 }
 
 export const SIZES: Record<string, Omit<GenOptions, 'seed'>> = {
   S: { jobs: 1_000, runsPerJob: 2, layers: 40, columnLineageShare: 0.6 },
   M: { jobs: 10_000, runsPerJob: 2, layers: 60, columnLineageShare: 0.6 },
   L: { jobs: 100_000, runsPerJob: 2, layers: 80, columnLineageShare: 0.6 },
+  // Two years of monthly runs of 25,000 jobs over wide tables: ~10 M nodes (8.4 M fields), 1.2 M events.
+  XL: { jobs: 25_000, runsPerJob: 24, layers: 100, columnLineageShare: 0.6, widths: 'wide', facetRuns: 1, roundHours: 720 },
 };
+
+/** Field names shared by every schema (a wide stream holds millions of field lists). */
+const FIELD_NAMES = Array.from({ length: 1_500 }, (_, i) => `c${i}`);
 
 export interface Generated {
   events: Record<string, unknown>[];
@@ -38,7 +56,7 @@ export interface Generated {
   outputs: Output[];
 }
 
-type Output = { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean };
+export type Output = { namespace: string; name: string; fields: string[]; layer: number; columnLineage: boolean };
 type Engine = 'kafka-connect' | 'flink' | 'spark' | 'dbt';
 
 /** The spec's facet schemas (`$id`s of ../shared/openlineage-corpus/spec/facets) the stream uses. */
@@ -60,8 +78,7 @@ function fieldType(dataset: string, field: string): string {
 }
 
 /** All events of a stream, held in memory, with the outputs' metadata. */
-export function generate(opts: GenOptions): Generated {
-  const outputs: Output[] = [];
+export function generate(opts: GenOptions, outputs: Output[] = []): Generated {
   return { events: [...stream(opts, outputs)], outputs };
 }
 
@@ -90,7 +107,7 @@ export function* stream(opts: GenOptions, outputs: Output[] = []): Generator<Rec
     const layer = Math.floor(jj / perLayer);
     if (layerStart[layer] === undefined) layerStart[layer] = outputs.length;
     const engine: Engine = layer === 0 ? 'kafka-connect' : pick(['flink', 'spark', 'spark', 'dbt'] as Engine[]);
-    const fields = Array.from({ length: random() < 0.1 ? int(50, 200) : int(5, 20) }, (_, i) => `c${i}`);
+    const fields = FIELD_NAMES.slice(0, opts.widths === 'wide' ? wideWidth(random(), int) : random() < 0.1 ? int(50, 200) : int(5, 20));
     const out = outputName(engine, j);
     const inputs =
       layer === 0
@@ -112,17 +129,22 @@ export function* stream(opts: GenOptions, outputs: Output[] = []): Generator<Rec
     };
     for (let r = 0; r < opts.runsPerJob; r++) {
       const runId = uuid();
-      const start = base + (r * opts.layers + layer) * 3_600_000 + (jj % perLayer) * 1000;
+      const start = base + (r * (opts.roundHours ?? opts.layers) + layer) * 3_600_000 + (jj % perLayer) * 1000;
+      const withFacets = r < (opts.facetRuns ?? opts.runsPerJob);
       const runInputs = changesInput && r === opts.runsPerJob - 1 ? [pick(outputs.slice(0, layerStart[layer]!))] : inputs;
       const unique = [...new Map(runInputs.map((i) => [`${i.namespace}|${i.name}`, i])).values()];
       const outputDs: Record<string, unknown> = {
         namespace: out.namespace,
         name: out.name,
-        facets: {
-          schema,
-          ...symlinks,
-          ...(withCll ? { columnLineage: facet('columnLineage', columnLineage(fields, unique, aggregate, random)) } : {}),
-        },
+        ...(withFacets
+          ? {
+              facets: {
+                schema,
+                ...symlinks,
+                ...(withCll ? { columnLineage: facet('columnLineage', columnLineage(fields, unique, aggregate, random)) } : {}),
+              },
+            }
+          : {}),
       };
       const run = { runId, facets: { parent: facet('parent', { run: { runId: dagRun }, job: dag }) } };
       const ev = (eventType: string, offsetSec: number, io: boolean) => ({
@@ -140,6 +162,13 @@ export function* stream(opts: GenOptions, outputs: Output[] = []): Generator<Rec
     }
     outputs.push({ namespace: out.namespace, name: out.name, fields, layer, columnLineage: withCll });
   }
+}
+
+/** A wide table's width: 100–300 fields, a quarter 300–800, one in twenty 800–1,500. */
+function wideWidth(u: number, int: (lo: number, hi: number) => number): number {
+  if (u < 0.05) return int(800, 1_500);
+  if (u < 0.3) return int(300, 800);
+  return int(100, 300);
 }
 
 function outputName(engine: Engine, j: number): { namespace: string; name: string; symlink?: string } {

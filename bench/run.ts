@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
-import { postJson } from './http-client';
+import { postJson, send } from './http-client';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,7 @@ import { Bucket, CoverageScope, CoverageService } from '../src/lineage/coverage-
 import { DiffService } from '../src/lineage/diff-service';
 import { ImpactService } from '../src/lineage/impact-service';
 import { LineageService } from '../src/lineage/lineage-service';
+import { PathService } from '../src/lineage/path-service';
 import { TraceService } from '../src/lineage/trace-service';
 import { Direction, Granularity } from '../src/lineage/types';
 import { createLogger } from '../src/log';
@@ -32,7 +33,8 @@ import { ProjectionWriter } from '../src/ingest/writer';
 import type { Config } from '../src/config';
 import { startKafka } from '../test/support/kafka-broker';
 import { assignedMembers, committed, createTopic, kafkaClient, produce } from '../test/support/kafka';
-import { generate, SIZES } from './generator';
+import { generate, SIZES, stream, type Output } from './generator';
+import { neo4jMemory } from '../src/graph/embedded/sizing';
 import { replicaLag } from './replica-lag';
 
 /**
@@ -54,19 +56,28 @@ import { replicaLag } from './replica-lag';
  */
 async function main() {
   const args = process.argv.slice(2);
-  const size = (args.find((a) => !a.startsWith('--')) ?? 'S').toUpperCase();
-  const withLowerBound = !args.includes('--no-lower-bound');
+  const size = (args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--jobs') ?? 'S').toUpperCase();
+  // XL is streamed: generated while it is sent, never held (its JSON is several GB); its lower bound
+  // would need a second copy of a store of tens of GB, so it is measured on S and M only.
+  const streamed = size === 'XL';
+  const withLowerBound = !args.includes('--no-lower-bound') && !streamed;
   const withKafka = args.includes('--kafka');
   const withScaleOut = args.includes('--scale-out');
-  const spec = SIZES[size];
-  if (!spec) throw new Error(`size must be one of ${Object.keys(SIZES).join(', ')}`);
+  // --jobs N: the size's shape with fewer (or more) jobs, for a trial run; the report says so.
+  const jobsArg = args.indexOf('--jobs');
+  const spec = SIZES[size] && jobsArg >= 0 ? { ...SIZES[size], jobs: Number(args[jobsArg + 1]) } : SIZES[size];
+  if (!spec || !(spec.jobs > 0)) throw new Error(`size must be one of ${Object.keys(SIZES).join(', ')} (--jobs N: a positive number)`);
   let config = loadConfig();
   const log = createLogger('warn');
   const home = path.join(config.embedded.home, `bench-${size}`);
   fs.rmSync(home, { recursive: true, force: true });
   // The page cache holds the whole store up to M; L's store (~20 GB) gets what the machine can spare.
-  const pageCache = size === 'L' ? '10g' : '4g';
-  const neo4j = config.neo4j ? null : await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap: '4g', pageCache }, log);
+  // XL runs on what `npm start` would choose on this machine (src/graph/embedded/sizing.ts), so that
+  // its memory figures are the default's.
+  const sized = neo4jMemory(os.totalmem());
+  const heap = streamed ? sized.heap : '4g';
+  const pageCache = streamed ? sized.pageCache : size === 'L' ? '10g' : '4g';
+  const neo4j = config.neo4j ? null : await startEmbeddedNeo4j({ ...config.embedded, home, port: 0, heap, pageCache }, log);
   if (neo4j) config = { ...config, neo4j: { uri: neo4j.uri, user: 'neo4j' } };
   const app = await createApp({ ...config, ingest: { ...config.ingest, spoolDir: path.join(home, 'spool') }, graphql: { ...config.graphql, maxDepth: 30, maxComplexity: 1_000_000 } }, log);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
@@ -77,39 +88,59 @@ async function main() {
   };
 
   const driver = createDriver(config.neo4j!);
-  const memory = new MemorySampler(driver);
+  const memory = new MemorySampler(driver, neo4j?.pid);
   const t0 = Date.now();
-  const generated = generate({ ...spec, seed: 42 });
-  const { outputs } = generated;
-  const eventCount = generated.events.length;
-  // The lineage diff case starts at the median event time (about half the runs before it).
-  const diffFrom = generated.events.map((e) => (e as { eventTime: string }).eventTime).sort()[Math.floor(eventCount / 2)]!;
-  const bytes = generated.events.reduce((n, e) => n + JSON.stringify(e).length, 0);
-  out(`# Tributary benchmark, size ${size}`);
+  const outputs: Output[] = [];
+  // Held in memory (S, M, L), or generated while it is sent (XL): then these are measured on the way.
+  const generated = streamed ? { events: [] as Record<string, unknown>[], outputs } : generate({ ...spec, seed: 42 }, outputs);
+  const seen = { events: 0, bytes: 0, times: [] as string[] };
+  const measure = function* (events: Iterable<Record<string, unknown>>) {
+    for (const e of events) {
+      seen.events++;
+      seen.bytes += JSON.stringify(e).length;
+      seen.times.push((e as { eventTime: string }).eventTime);
+      yield e;
+    }
+  };
+  const source = streamed ? measure(stream({ ...spec, seed: 42 }, outputs)) : measure(generated.events);
+  const expected = spec.jobs * spec.runsPerJob * 2;
+  out(`# Tributary benchmark, size ${size}${jobsArg >= 0 ? ` with ${spec.jobs} jobs (a trial: --jobs)` : ''}`);
   out();
-  out(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; Neo4j 5.26 (embedded, heap 4g, page cache ${pageCache}); ${new Date().toISOString()}`);
-  out(`Stream: ${spec.jobs} jobs, ${eventCount} events, ${(bytes / 1e6).toFixed(1)} MB, generated in ${Date.now() - t0} ms (seed 42)`);
+  out(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; Neo4j 5.26 (embedded, heap ${heap}, page cache ${pageCache}${streamed ? ': the machine-sized default' : ''}); ${new Date().toISOString()}`);
+  out(streamed ? `Stream: ${spec.jobs} jobs, ${expected} events, generated while sent (seed 42)` : `Stream: ${spec.jobs} jobs, ${expected} events, generated in ${Date.now() - t0} ms (seed 42)`);
   out();
 
   // --- ingestion -----------------------------------------------------------------------------
   const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
   const port = (app.server.server.address() as AddressInfo).port;
+  // As an OpenLineage client does: a 503 (the projection more than TRIBUTARY_SPOOL_MAX_MB behind,
+  // which XL's stream reaches) is retried after its Retry-After; the time spent waiting counts.
+  let refused = 0;
   const post = async (body: unknown) => {
-    const res = await postJson(agent, port, '/api/v1/lineage/batch', body);
-    if (res.status !== 200) throw new Error(`batch: ${res.status} ${res.text}`);
+    const text = JSON.stringify(body);
+    for (;;) {
+      const res = await send(agent, port, 'POST', '/api/v1/lineage/batch', text);
+      if (res.status === 200) return;
+      if (res.status !== 503) throw new Error(`batch: ${res.status} ${res.text}`);
+      refused++;
+      await new Promise((r) => setTimeout(r, Number(res.headers['retry-after'] ?? 5) * 1000));
+    }
   };
   await bareSchema(driver);
-  const viaHttp = (stream: Record<string, unknown>[]) => async () => {
-    const chunks = batchesOf(stream, 100);
-    let next = 0;
+  const viaHttp = (events: Iterable<Record<string, unknown>>, total: number) => async () => {
+    const it = events[Symbol.iterator]();
+    const nextChunk = () => {
+      const chunk: Record<string, unknown>[] = [];
+      for (let r = it.next(); !r.done; r = it.next()) if (chunk.push(r.value) === 100) break;
+      return chunk;
+    };
     let done = 0;
     const t = Date.now();
     // Progress on stderr every 30 s (rate so far), for the long runs.
-    const progress = setInterval(() => process.stderr.write(`ingest: ${done} of ${stream.length} events, ${Math.round(done / ((Date.now() - t) / 1000))} events/s\n`), 30_000);
+    const progress = setInterval(() => process.stderr.write(`ingest: ${done} of ${total} events, ${Math.round(done / ((Date.now() - t) / 1000))} events/s, projection ${Math.round(app.projector.lagMs() / 1000)} s behind\n`), 30_000);
     try {
       await Promise.all(Array.from({ length: 4 }, async () => {
-        while (next < chunks.length) {
-          const chunk = chunks[next++]!;
+        for (let chunk = nextChunk(); chunk.length > 0; chunk = nextChunk()) {
           await post(chunk);
           done += chunk.length;
         }
@@ -143,12 +174,17 @@ async function main() {
   };
   // Warm-up, not measured: both paths on a stream sharing no names with the measured one (500
   // jobs, 2000 events), so that neither pays alone for the JVM's JIT, Node's JIT or plan compilation.
-  const warm = generate({ ...spec, jobs: 500, seed: 7, nameOffset: 10_000_000 }).events;
-  await viaHttp(warm)();
-  await viaBare(warm)();
+  const warm = generate({ ...spec, jobs: streamed ? 100 : 500, seed: 7, nameOffset: 10_000_000 }).events;
+  await viaHttp(warm, warm.length)();
+  if (withLowerBound) await viaBare(warm)();
   memory.phase('ingest (Tributary)');
   const cpu0 = cpuSeconds(neo4j?.pid);
-  const ingestT = await timed(viaHttp(generated.events));
+  const ingestT = await timed(viaHttp(source, expected));
+  const eventCount = seen.events;
+  const bytes = seen.bytes;
+  // The lineage diff case starts at the median event time (about half the runs before it).
+  const diffFrom = seen.times.sort()[Math.floor(eventCount / 2)]!;
+  seen.times = [];
   const cpu1 = cpuSeconds(neo4j?.pid);
   memory.phase('ingest (lower bound)');
   const bareT = withLowerBound ? await timed(viaBare(generated.events)) : NaN;
@@ -192,7 +228,7 @@ async function main() {
   out();
   out('| path | events | seconds | events/s | MB/s | ratio to lower bound |');
   out('|---|---|---|---|---|---|');
-  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
+  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients${refused > 0 ? `; ${refused} requests answered 503 while the projection was more than TRIBUTARY_SPOOL_MAX_MB behind, retried after Retry-After` : ''}) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
   if (withKafka) out(`| Tributary, Kafka worker (4 partitions, up to ${KAFKA_BATCH} events a transaction; a fresh stream of the same size) | ${eventCount} | ${s(kafkaT)} | ${rate(eventCount, kafkaT)} | ${(bytes / 1e6 / kafkaT).toFixed(2)} | ${withLowerBound ? (bareT / kafkaT).toFixed(2) : '–'} |`);
   for (const r of scaleOut) {
     const one = scaleOut[0]!.seconds;
@@ -275,6 +311,36 @@ async function main() {
       ),
     bare: async (i) => (await impact.blastRadius({ nodeId: sourceId(i), depth: 20, first: 100, offset: 0 })).total,
   });
+  // A path from the most distant dataset upstream of each deep output (found before timing) to it.
+  const paths = new PathService(app.executor, config.lineage);
+  const pathPairs: { from: string; to: string }[] = [];
+  for (const o of deep.slice(0, 20)) {
+    const to = datasetId(o.namespace, o.name);
+    const up = await bare.lineage(to, Direction.UPSTREAM, 20, { granularity: Granularity.DATASET });
+    // The most distant that a path reaches (paths follow current edges and do not cross symlinks).
+    const far = up.nodes.filter((n) => n.kind === 'DATASET' && n.id !== to).sort((a, b) => b.distance - a.distance).slice(0, 5);
+    for (const f of far) {
+      if (!(await paths.paths(f.id, to, Granularity.DATASET, 20, 1)).found) continue;
+      pathPairs.push({ from: f.id, to });
+      break;
+    }
+  }
+  if (pathPairs.length > 0) {
+    const pair = (i: number) => pathPairs[i % pathPairs.length]!;
+    cases.push({
+      name: 'path (most distant upstream dataset → deep output, shortest)',
+      run: (i) =>
+        gql(`query($a: ID!, $b: ID!) { path(fromId: $a, toId: $b, maxLength: 20) { found paths { length } } }`, { a: pair(i).from, b: pair(i).to }, (d) =>
+          Number((d.path as { paths: { length: number }[] }).paths[0]?.length ?? 0),
+        ),
+      bare: async (i) => (await paths.paths(pair(i).from, pair(i).to, Granularity.DATASET, 20, 1)).paths[0]?.length ?? 0,
+    });
+  }
+  // Search: a table's own name (a few hits), and a word every Spark table's name has (thousands).
+  const SEARCH = `query($t: String!) { search(text: $t, first: 20) { total hits { id } } }`;
+  const searchTotal = (d: Record<string, unknown>) => Number((d.search as { total: number }).total);
+  cases.push({ name: 'search a table name (first 20)', run: (i) => gql(SEARCH, { t: deep[i % deep.length]!.name }, searchTotal) });
+  cases.push({ name: 'search "table" (first 20 of thousands)', run: () => gql(SEARCH, { t: 'table' }, searchTotal) });
   cases.push({
     name: 'coverage ALL',
     run: () => gql(`{ coverage { overall { edges columnLevel } byEngine { key edges } } }`, {}),
@@ -342,9 +408,9 @@ async function main() {
   const store = neo4j ? dirBytes(path.join(home, 'neo4j', 'data')) : null;
   out('## Memory (sampled every 2 s; maxima per phase)');
   out();
-  out('| phase | service RSS MiB (bench client in the same process) | Neo4j heap used MiB (of 4096) |');
-  out('|---|---|---|');
-  for (const m of mem) out(`| ${m.phase} | ${m.rssMiB} | ${m.heapMiB} |`);
+  out(`| phase | service RSS MiB (bench client in the same process) | Neo4j RSS MiB | Neo4j heap used MiB (of ${heap}) |`);
+  out('|---|---|---|---|');
+  for (const m of mem) out(`| ${m.phase} | ${m.rssMiB} | ${m.neo4jRssMiB || '–'} | ${m.heapMiB} |`);
   out();
   out(`Page cache: ${pageCache} configured; store on disk${withLowerBound ? ' (with the lower bound\'s copy)' : ''}: ${store === null ? 'n/a (external server)' : `${(store / 2 ** 20).toFixed(0)} MiB`}.`);
   out();
@@ -352,13 +418,15 @@ async function main() {
   const ratio = withLowerBound ? `${(bareT / ingestT).toFixed(2)}× the bare-UNWIND lower bound` : 'lower bound not measured';
   out(`Summary: size ${size} (${graph.nodes.toLocaleString('en')} nodes), ${eventCount} events ingested at ${rate(eventCount, ingestT)} events/s (${ratio}); depth-20 dataset lineage p50 ${d20.p50.toFixed(0)} ms, p95 ${d20.p95.toFixed(0)} ms.`);
   const benchDir = path.join(__dirname, '..', '..', 'bench');
-  fs.writeFileSync(path.join(benchDir, `REPORT-${size}.md`), lines.join('\n') + '\n');
+  // A trial with --jobs writes its own report, never the size's.
+  const label = jobsArg >= 0 ? `${size}-${spec.jobs}` : size;
+  fs.writeFileSync(path.join(benchDir, `REPORT-${label}.md`), lines.join('\n') + '\n');
   const result = {
     size, date: new Date().toISOString(), jobs: spec.jobs, events: eventCount, bytes, graph,
     ingest: { seconds: ingestT, eventsPerSecond: eventCount / ingestT, lowerBoundSeconds: withLowerBound ? bareT : null },
     queries: results, memory: mem, storeBytes: store,
   };
-  fs.writeFileSync(path.join(benchDir, `results-${size}.json`), JSON.stringify(result, null, 2) + '\n');
+  fs.writeFileSync(path.join(benchDir, `results-${label}.json`), JSON.stringify(result, null, 2) + '\n');
   await driver.close();
   await app.close();
   await neo4j?.stop();
@@ -442,6 +510,16 @@ function cpuSeconds(neo4jPid: number | undefined): { node: number; neo4j: number
   return { node: (u.user + u.system) / 1e6, neo4j: neo4jSecs };
 }
 
+/** A process's resident set in bytes (Linux /proc), 0 when unknown. */
+function rssOf(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 function dirBytes(dir: string): number {
   let total = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -451,14 +529,17 @@ function dirBytes(dir: string): number {
   return total;
 }
 
-/** Samples this process's RSS and Neo4j's used heap (JMX) every 2 s; keeps the maxima per phase. */
+/** Samples this process's RSS, Neo4j's RSS and its used heap (JMX) every 2 s; keeps the maxima per phase. */
 class MemorySampler {
   private current = 'setup';
-  private readonly max = new Map<string, { rss: number; heap: number }>();
+  private readonly max = new Map<string, { rss: number; heap: number; neo4jRss: number }>();
   private readonly timer: NodeJS.Timeout;
   private pending: Promise<void> = Promise.resolve();
 
-  constructor(private readonly driver: Driver) {
+  constructor(
+    private readonly driver: Driver,
+    private readonly neo4jPid?: number,
+  ) {
     this.timer = setInterval(() => {
       this.pending = this.sample();
     }, 2000);
@@ -468,11 +549,12 @@ class MemorySampler {
     this.current = name;
   }
 
-  async stop(): Promise<{ phase: string; rssMiB: number; heapMiB: number }[]> {
+  async stop(): Promise<{ phase: string; rssMiB: number; heapMiB: number; neo4jRssMiB: number }[]> {
     clearInterval(this.timer);
     await this.pending;
     await this.sample();
-    return [...this.max].map(([phase, m]) => ({ phase, rssMiB: Math.round(m.rss / 2 ** 20), heapMiB: Math.round(m.heap / 2 ** 20) }));
+    const mib = (b: number) => Math.round(b / 2 ** 20);
+    return [...this.max].map(([phase, m]) => ({ phase, rssMiB: mib(m.rss), heapMiB: mib(m.heap), neo4jRssMiB: mib(m.neo4jRss) }));
   }
 
   private async sample(): Promise<void> {
@@ -488,8 +570,9 @@ class MemorySampler {
     } finally {
       await s.close();
     }
-    const m = this.max.get(phase) ?? { rss: 0, heap: 0 };
-    this.max.set(phase, { rss: Math.max(m.rss, rss), heap: Math.max(m.heap, heap) });
+    const neo4jRss = this.neo4jPid ? rssOf(this.neo4jPid) : 0;
+    const m = this.max.get(phase) ?? { rss: 0, heap: 0, neo4jRss: 0 };
+    this.max.set(phase, { rss: Math.max(m.rss, rss), heap: Math.max(m.heap, heap), neo4jRss: Math.max(m.neo4jRss, neo4jRss) });
   }
 }
 
