@@ -24,7 +24,9 @@ import { generate, SIZES } from './generator';
  * batches, timed the same way. Prints per-query totals, first call and median (ms) for both.
  * Uses a throwaway embedded Neo4j (its own store, recreated) unless NEO4J_URI is set; with
  * NEO4J_URI, use an empty database: the figures only mean something for first-time writes.
- * Usage: node dist/bench/profile-ingest.js [events=2000] [batch=100]
+ * Usage: node dist/bench/profile-ingest.js [events=2000] [batch=100] [size=S] [jobs]
+ * A size with a history (XL: 24 runs per job) is sent in event-time order, as it would arrive, so
+ * that later batches meet jobs whose earlier runs are in the graph; `jobs` shrinks it.
  */
 async function main() {
   const total = Number(process.argv[2] ?? 2000);
@@ -78,7 +80,12 @@ async function main() {
   await tributary(warm);
   await bare(warm);
   times.clear();
-  const events = generate({ ...SIZES.S!, seed: 42 }).events.slice(0, total);
+  const size = SIZES[(process.argv[4] ?? 'S').toUpperCase()];
+  if (!size) throw new Error(`size must be one of ${Object.keys(SIZES).join(', ')}`);
+  const spec = { ...size, jobs: process.argv[5] ? Number(process.argv[5]) : size.jobs, seed: 42 };
+  const stream = generate(spec).events;
+  if (spec.runsPerJob > 2) stream.sort((a, b) => String(a.eventTime).localeCompare(String(b.eventTime)));
+  const events = stream.slice(0, total);
   const batches = batchesOf(events, batch);
   const t0 = Date.now();
   await tributary(batches);

@@ -16,7 +16,6 @@ import { planEvent } from '../src/ingest/plan';
 import { emptyPlan } from '../src/ingest/plan-rows';
 import { storedEventRow } from '../src/ingest/stored-event';
 import { validateEvent } from '../src/ingest/validate';
-import { CatalogService } from '../src/lineage/catalog-service';
 import { Bucket, CoverageScope, CoverageService } from '../src/lineage/coverage-service';
 import { DiffService } from '../src/lineage/diff-service';
 import { ImpactService } from '../src/lineage/impact-service';
@@ -35,6 +34,8 @@ import { startKafka } from '../test/support/kafka-broker';
 import { assignedMembers, committed, createTopic, kafkaClient, produce } from '../test/support/kafka';
 import { generate, SIZES, stream, type Output } from './generator';
 import { neo4jMemory } from '../src/graph/embedded/sizing';
+import { processCpuMs } from '../src/graph/embedded/cpu';
+import { rssMiB } from './processes';
 import { replicaLag } from './replica-lag';
 
 /**
@@ -60,9 +61,12 @@ async function main() {
   // XL is streamed: generated while it is sent, never held (its JSON is several GB); its lower bound
   // would need a second copy of a store of tens of GB, so it is measured on S and M only.
   const streamed = size === 'XL';
-  const withLowerBound = !args.includes('--no-lower-bound') && !streamed;
-  const withKafka = args.includes('--kafka');
-  const withScaleOut = args.includes('--scale-out');
+  // --reuse: the query phase again on the store a previous run of this size left (its ingestion
+  // figures are that run's, from loaded.json), after a change to the queries: XL takes an hour to load.
+  const reuse = args.includes('--reuse');
+  const withLowerBound = !args.includes('--no-lower-bound') && !streamed && !reuse;
+  const withKafka = args.includes('--kafka') && !reuse;
+  const withScaleOut = args.includes('--scale-out') && !reuse;
   // --jobs N: the size's shape with fewer (or more) jobs, for a trial run; the report says so.
   const jobsArg = args.indexOf('--jobs');
   const spec = SIZES[size] && jobsArg >= 0 ? { ...SIZES[size], jobs: Number(args[jobsArg + 1]) } : SIZES[size];
@@ -70,7 +74,10 @@ async function main() {
   let config = loadConfig();
   const log = createLogger('warn');
   const home = path.join(config.embedded.home, `bench-${size}`);
-  fs.rmSync(home, { recursive: true, force: true });
+  const loadedFile = path.join(home, 'loaded.json');
+  const reused: Loaded | null = reuse && fs.existsSync(loadedFile) ? (JSON.parse(fs.readFileSync(loadedFile, 'utf8')) as Loaded) : null;
+  if (reuse && !reused) throw new Error(`--reuse: no store of a finished run at ${home}`);
+  if (!reused) fs.rmSync(home, { recursive: true, force: true });
   // The page cache holds the whole store up to M; L's store (~20 GB) gets what the machine can spare.
   // XL runs on what `npm start` would choose on this machine (src/graph/embedded/sizing.ts), so that
   // its memory figures are the default's.
@@ -90,9 +97,9 @@ async function main() {
   const driver = createDriver(config.neo4j!);
   const memory = new MemorySampler(driver, neo4j?.pid);
   const t0 = Date.now();
-  const outputs: Output[] = [];
+  const outputs: Output[] = reused ? reused.outputs : [];
   // Held in memory (S, M, L), or generated while it is sent (XL): then these are measured on the way.
-  const generated = streamed ? { events: [] as Record<string, unknown>[], outputs } : generate({ ...spec, seed: 42 }, outputs);
+  const generated = streamed || reused ? { events: [] as Record<string, unknown>[], outputs } : generate({ ...spec, seed: 42 }, outputs);
   const seen = { events: 0, bytes: 0, times: [] as string[] };
   const measure = function* (events: Iterable<Record<string, unknown>>) {
     for (const e of events) {
@@ -174,18 +181,29 @@ async function main() {
   };
   // Warm-up, not measured: both paths on a stream sharing no names with the measured one (500
   // jobs, 2000 events), so that neither pays alone for the JVM's JIT, Node's JIT or plan compilation.
-  const warm = generate({ ...spec, jobs: streamed ? 100 : 500, seed: 7, nameOffset: 10_000_000 }).events;
-  await viaHttp(warm, warm.length)();
-  if (withLowerBound) await viaBare(warm)();
+  if (!reused) {
+    const warm = generate({ ...spec, jobs: streamed ? 100 : 500, seed: 7, nameOffset: 10_000_000 }).events;
+    await viaHttp(warm, warm.length)();
+    if (withLowerBound) await viaBare(warm)();
+  }
   memory.phase('ingest (Tributary)');
   const cpu0 = cpuSeconds(neo4j?.pid);
-  const ingestT = await timed(viaHttp(source, expected));
-  const eventCount = seen.events;
-  const bytes = seen.bytes;
+  const ingestT = reused ? reused.ingestSeconds : await timed(viaHttp(source, expected));
+  const eventCount = reused ? reused.events : seen.events;
+  const bytes = reused ? reused.bytes : seen.bytes;
   // The lineage diff case starts at the median event time (about half the runs before it).
-  const diffFrom = seen.times.sort()[Math.floor(eventCount / 2)]!;
+  const diffFrom = reused ? reused.diffFrom : seen.times.sort()[Math.floor(eventCount / 2)]!;
   seen.times = [];
-  const cpu1 = cpuSeconds(neo4j?.pid);
+  const cpu1 = reused ? { neo4j: cpu0.neo4j + reused.cpu.neo4j, node: cpu0.node + reused.cpu.node } : cpuSeconds(neo4j?.pid);
+  if (!reused) {
+    const loaded: Loaded = {
+      date: new Date().toISOString(), events: eventCount, bytes, diffFrom, ingestSeconds: ingestT, refused,
+      cpu: { neo4j: cpu1.neo4j - cpu0.neo4j, node: cpu1.node - cpu0.node },
+      // What the query cases read of the outputs: names, layer, column lineage, the first field.
+      outputs: outputs.map((o) => ({ ...o, fields: o.fields.slice(0, 1) })),
+    };
+    fs.writeFileSync(loadedFile, JSON.stringify(loaded));
+  }
   memory.phase('ingest (lower bound)');
   const bareT = withLowerBound ? await timed(viaBare(generated.events)) : NaN;
   // The stream is no longer needed: let it go, so that the service (same process) does not pay
@@ -226,9 +244,11 @@ async function main() {
   const warmed = await app.warmUp(false, false);
   out('## Ingestion');
   out();
+  if (reused) out(`Measured when this store was loaded (${reused.date}; this run reused it with --reuse).\n`);
   out('| path | events | seconds | events/s | MB/s | ratio to lower bound |');
   out('|---|---|---|---|---|---|');
-  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients${refused > 0 ? `; ${refused} requests answered 503 while the projection was more than TRIBUTARY_SPOOL_MAX_MB behind, retried after Retry-After` : ''}) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
+  const refusedAll = reused ? reused.refused : refused;
+  out(`| Tributary, HTTP batch endpoint (100/request, 4 clients${refusedAll > 0 ? `; ${refusedAll} requests answered 503 while the projection was more than TRIBUTARY_SPOOL_MAX_MB behind, retried after Retry-After` : ''}) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
   if (withKafka) out(`| Tributary, Kafka worker (4 partitions, up to ${KAFKA_BATCH} events a transaction; a fresh stream of the same size) | ${eventCount} | ${s(kafkaT)} | ${rate(eventCount, kafkaT)} | ${(bytes / 1e6 / kafkaT).toFixed(2)} | ${withLowerBound ? (bareT / kafkaT).toFixed(2) : '–'} |`);
   for (const r of scaleOut) {
     const one = scaleOut[0]!.seconds;
@@ -275,7 +295,7 @@ async function main() {
   const LINEAGE = `query($id: ID!, $depth: Int, $g: Granularity) { lineage(nodeId: $id, direction: UPSTREAM, depth: $depth, granularity: $g) { truncated nodes { id distance } edges { fromId toId type } } }`;
   const bare = new LineageService(app.executor, config.lineage);
   const traces = new TraceService(app.executor, config.lineage);
-  const impact = new ImpactService(app.executor, traces, new CatalogService(app.executor), { ...config.lineage, maxPage: 500 });
+  const impact = new ImpactService(app.executor, traces, { ...config.lineage, maxPage: 500 });
   const coverage = new CoverageService(app.executor, config.lineage);
   const traceId = (i: number) => fieldId(deepCll[i % deepCll.length]!.namespace, deepCll[i % deepCll.length]!.name, deepCll[i % deepCll.length]!.fields[0]!);
   const sourceId = (i: number) => datasetId(shallow[i % shallow.length]!.namespace, shallow[i % shallow.length]!.name);
@@ -458,6 +478,19 @@ async function samples(n: number, run: (i: number) => Promise<number>) {
   return { p50: q(0.5), p95: q(0.95), p99: q(0.99), size: sizes[Math.floor(n / 2)]! };
 }
 
+/** What a finished run leaves beside its store (loaded.json), for --reuse. */
+interface Loaded {
+  date: string;
+  events: number;
+  bytes: number;
+  diffFrom: string;
+  ingestSeconds: number;
+  refused: number;
+  /** CPU seconds of the ingestion. */
+  cpu: { neo4j: number; node: number };
+  outputs: Output[];
+}
+
 interface QueryResult {
   name: string;
   n: number;
@@ -496,28 +529,7 @@ async function graphSize(driver: Driver) {
 /** CPU seconds (user + system) so far of this process and of the Neo4j process (Linux /proc). */
 function cpuSeconds(neo4jPid: number | undefined): { node: number; neo4j: number } {
   const u = process.cpuUsage();
-  let neo4jSecs = 0;
-  if (neo4jPid) {
-    try {
-      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised command): utime, stime in ticks.
-      const stat = fs.readFileSync(`/proc/${neo4jPid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      neo4jSecs = (Number(fields[11]) + Number(fields[12])) / 100;
-    } catch {
-      neo4jSecs = NaN;
-    }
-  }
-  return { node: (u.user + u.system) / 1e6, neo4j: neo4jSecs };
-}
-
-/** A process's resident set in bytes (Linux /proc), 0 when unknown. */
-function rssOf(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Number(kb) * 1024 : 0;
-  } catch {
-    return 0;
-  }
+  return { node: (u.user + u.system) / 1e6, neo4j: neo4jPid ? (processCpuMs(neo4jPid) ?? NaN) / 1000 : 0 };
 }
 
 function dirBytes(dir: string): number {
@@ -570,7 +582,7 @@ class MemorySampler {
     } finally {
       await s.close();
     }
-    const neo4jRss = this.neo4jPid ? rssOf(this.neo4jPid) : 0;
+    const neo4jRss = this.neo4jPid ? rssMiB([this.neo4jPid]) * 2 ** 20 : 0;
     const m = this.max.get(phase) ?? { rss: 0, heap: 0, neo4jRss: 0 };
     this.max.set(phase, { rss: Math.max(m.rss, rss), heap: Math.max(m.heap, heap), neo4jRss: Math.max(m.neo4jRss, neo4jRss) });
   }

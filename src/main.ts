@@ -12,6 +12,7 @@ import { authFromConfig, newToken } from './http/auth';
 import { addOpsRoutes, answerErrorsAsJson, loggingOptions, traceRequests } from './http/server';
 import { readTls } from './http/tls';
 import { KafkaWorker } from './ingest/kafka-worker';
+import { processCpuMs } from './graph/embedded/cpu';
 import type { KafkaConnectCollector } from './kafka-connect/collector';
 import { createConnectCollector } from './kafka-connect/service';
 import { createSqlDeclarer, type SqlDeclarer } from './sql/declarer';
@@ -126,7 +127,15 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     kafkaConnect: collector ? config.kafkaConnect!.clusters.map((c) => `${c.name}=${c.url}`) : null,
   });
   // In the background: requests are served meanwhile (those arriving first may compile a plan).
-  if (config.planWarmUp !== 'off') void warmUp(config.planWarmUp === 'first');
+  // With the embedded Neo4j, what it cost that JVM is logged too (issue 28: under 30 s of CPU).
+  if (config.planWarmUp !== 'off') {
+    const pid = embedded?.pid ?? null;
+    const cpu0 = pid ? processCpuMs(pid) : null;
+    void warmUp(config.planWarmUp === 'first').then(() => {
+      const cpu1 = pid && embedded?.pid === pid ? processCpuMs(pid) : null;
+      if (cpu0 !== null && cpu1 !== null) log.info('plan warm-up cost the embedded Neo4j', { cpuMs: cpu1 - cpu0 });
+    });
+  }
 }
 
 /**

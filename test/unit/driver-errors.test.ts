@@ -19,4 +19,15 @@ describe('translateDriverError', () => {
     const err = driverError('Neo.ClientError.Statement.SyntaxError');
     assert.equal(translateDriverError(err), err);
   });
+
+  it('a transaction over the memory pool is LIMIT_EXCEEDED naming the heap setting; a transient error keeps its code in the message', () => {
+    const full = translateDriverError(driverError('Neo.TransientError.General.MemoryPoolOutOfMemoryError'));
+    assert.ok(full instanceof AppError);
+    assert.equal(full.code, ErrorCode.LIMIT_EXCEEDED);
+    assert.match(full.message, /TRIBUTARY_NEO4J_HEAP/);
+    const transient = translateDriverError(driverError('Neo.TransientError.General.DatabaseUnavailable'));
+    assert.ok(transient instanceof AppError);
+    assert.equal(transient.code, ErrorCode.UNAVAILABLE);
+    assert.match(transient.message, /\(Neo\.TransientError\.General\.DatabaseUnavailable\)/);
+  });
 });
