@@ -7,6 +7,7 @@ import { compareEndpoints, renderEndpoints, type MarquezAnswers } from './marque
 import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
 import { freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
+import { ingest, median, readsDuringIngest, renderLoad, underLoad, withReaders, type Phase, type Readers, type Side } from './marquez-ingest';
 import { datasetId, fieldId, parseId } from '../src/ids';
 
 /**
@@ -20,7 +21,9 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * (end-to-end) and the projection lag. Then the same questions: lineage from 20 deep datasets
  * (Marquez GET /api/v1/lineage depth 20, undirected; Tributary BOTH depth 20), column lineage
  * upstream depth 20, node sets compared; then Marquez's own read API on both sides, the same GET
- * requests to each (bench/marquez-endpoints.ts); RSS of each side's processes. Tributary runs with
+ * requests to each (bench/marquez-endpoints.ts); RSS of each side's processes; last, one more round
+ * per side with a busy loop holding one core, and one GraphQL reader's depth-5 lineage p50 alone and
+ * under 16 ingesting clients (bench/marquez-ingest.ts). Tributary runs with
  * TRIBUTARY_MARQUEZ_MAX_NODES=50000, so that its Marquez lineage answers are as whole as Marquez's.
  * Usage: npm run bench:marquez -- [S|M] [--rounds 3] [--seq 1000] [--starts 20] [--endpoint-starts 20] [--marquez-timeout 60s] [--tributary-only]
  * (--starts: how many deep datasets the lineage questions start from; Marquez needs minutes per
@@ -35,8 +38,6 @@ import { datasetId, fieldId, parseId } from '../src/ids';
 const repo = path.resolve(__dirname, '..', '..');
 const baseline = path.resolve(repo, '..', 'shared', 'marquez-baseline');
 
-type Side = { name: 'Marquez' | 'Tributary'; port: number; pids: () => number[] };
-type Phase = { evPerS: number; non2xx: number; seconds: number; projectedEvPerS?: number };
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -107,9 +108,16 @@ async function main(): Promise<void> {
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
     const afterReads = await planCounters(agent, tributary);
     const plans = { afterWarmUp, afterIngest, afterReads };
-    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderPlans(plans) + renderEndpoints(endpoints).join('\n');
+    // Last, so that the comparisons above read the same data on both sides: a competing load on one
+    // core, then one reader's lineage during ingestion against its idle p50 (issue 28).
+    const fresh = (n: number) => [...stream({ ...SIZES[size]!, seed: 42 + n, nameOffset: n * 10_000_000 })].map((e) => JSON.stringify(e));
+    const loaded = await underLoad(agent, sides, fresh(rounds + 1), seqEvents);
+    log(`with a busy loop on one core: ${Object.entries(loaded).map(([n, l]) => `${n} ${l.seq.evPerS.toFixed(1)} / ${l.conc.evPerS.toFixed(1)} ev/s`).join(', ')}`);
+    const reads = await readsDuringIngest(agent, readerAgent, tributary, lastOutputs, fresh(rounds + 2));
+    log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients`);
+    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderLoad(loaded, reads).join('\n') + '\n' + renderPlans(plans) + renderEndpoints(endpoints).join('\n');
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
-    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers, plans }, null, 2) + '\n');
+    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers, plans, loaded, reads }, null, 2) + '\n');
     process.stdout.write(report);
   } finally {
     for (const c of cleanup.reverse()) c();
@@ -146,56 +154,6 @@ async function startTributary(work: string, log: (l: string) => void, cleanup: (
 }
 
 /** Sends `texts` one per request from `clients` clients; for Tributary also waits until all are projected. */
-async function ingest(agent: http.Agent, side: Side, texts: string[], clients: number): Promise<Phase> {
-  let next = 0;
-  let non2xx = 0;
-  const ids: string[] = [];
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      for (let i = next++; i < texts.length; i = next++) {
-        const res = await send(agent, side.port, 'POST', '/api/v1/lineage', texts[i]!);
-        if (res.status < 200 || res.status >= 300) non2xx++;
-        else if (side.name === 'Tributary') ids.push((JSON.parse(res.text) as { eventId: string }).eventId);
-      }
-    }),
-  );
-  const seconds = (performance.now() - t0) / 1000;
-  const phase: Phase = { evPerS: texts.length / seconds, non2xx, seconds };
-  if (side.name === 'Tributary') {
-    for (;;) {
-      const ready = JSON.parse((await send(agent, side.port, 'GET', '/readyz')).text) as { projectionLagMs?: number };
-      if (ready.projectionLagMs === 0) break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    phase.projectedEvPerS = texts.length / ((performance.now() - t0) / 1000);
-  }
-  return phase;
-}
-
-type Readers = { result: { seq: Phase; conc: Phase }; reads: number; errors: number; p50: number };
-
-/** Runs `work` while `clients` GraphQL clients ask upstream lineage (depth 5) of the given datasets in a loop. */
-async function withReaders(agent: http.Agent, side: Side, datasets: { namespace: string; name: string }[], clients: number, work: () => Promise<Readers['result']>): Promise<Readers> {
-  let done = false;
-  let errors = 0;
-  const latencies: number[] = [];
-  const query = `query($id: ID!) { lineage(nodeId: $id, depth: 5, direction: UPSTREAM) { nodes { id } truncated } }`;
-  const readers = Array.from({ length: clients }, async (_, c) => {
-    for (let i = c; !done; i += clients) {
-      const d = datasets[i % datasets.length]!;
-      const t = performance.now();
-      const res = await send(agent, side.port, 'POST', '/graphql', JSON.stringify({ query, variables: { id: datasetId(d.namespace, d.name) } }));
-      latencies.push(performance.now() - t);
-      if (res.status !== 200 || res.text.includes('"errors"')) errors++;
-    }
-  });
-  const result = await work();
-  done = true;
-  await Promise.all(readers);
-  return { result, reads: latencies.length, errors, p50: median(latencies) };
-}
-
 type QueryFigures = { case: string; marquezMs: number[]; tributaryMs: number[]; marquezNodes: number[]; tributaryNodes: number[]; shared: number[]; marquezErrors: number; onlyTributary: string[]; onlyMarquez: string[] };
 
 async function compareQueries(
@@ -260,7 +218,6 @@ function marquezId(id: string): string {
   return [kind, ref.namespace, ref.name, ref.field].filter((x) => x !== undefined).join(':');
 }
 
-const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
 
 type PlanCounts = { plan: number; codegen: number; stale: number; refreshed: number } | null;
 
