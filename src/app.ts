@@ -251,7 +251,7 @@ export async function createApp(
       browse: new BrowseService(executor),
       lineage,
       trace,
-      impact: new ImpactService(executor, trace, catalog, { ...config.lineage, maxPage: 500 }),
+      impact: new ImpactService(executor, trace, { ...config.lineage, maxPage: 500 }),
       coverage: new CoverageService(executor, config.lineage),
       diff: new DiffService(executor, config.lineage),
       breaks: new BreaksService(executor, { ...config.lineage, maxRows: config.lineage.maxNodes * 10 }),

@@ -80,6 +80,7 @@ export enum Query {
   Identity = 'nodes/identity',
   RunsOfJob = 'nodes/runs-of-job',
   RunLineage = 'lineage/run-lineage',
+  ImpactDetails = 'lineage/impact-details',
   Namespaces = 'browse/namespaces',
   DatasetsByName = 'browse/datasets-by-name',
   DatasetsByLastSeen = 'browse/datasets-by-last-seen',

@@ -1,6 +1,6 @@
 import type { Executor } from '../graph/executor';
 import { kindOf, parseIdOfKind } from '../ids';
-import type { CatalogService } from './catalog-service';
+import { Query } from '../graph/queries';
 import { checkDepth, checkFirst, cmp, findStart } from './common';
 import type { TraceService } from './trace-service';
 import { DATASET_LINEAGE, pathTo, traverse } from './traversal';
@@ -65,7 +65,6 @@ export class ImpactService {
   constructor(
     private readonly executor: Executor,
     private readonly traces: TraceService,
-    private readonly catalog: CatalogService,
     private readonly limits: { maxDepth: number; maxNodes: number; maxPage: number },
   ) {}
 
@@ -125,24 +124,16 @@ export class ImpactService {
     });
   }
 
-  /** Owners of datasets and jobs (fields take their dataset's), and jobs' last run states. */
+  /** Owners of datasets and jobs (fields take their dataset's), and jobs' last run states: one read, no facet JSON (impact-details.cypher). */
   private async enrich(items: ImpactItem[]): Promise<void> {
     const datasetOf = (i: ImpactItem) => (i.kind === EntityKind.FIELD ? i.datasetId : i.kind === EntityKind.DATASET ? i.id : null);
     const datasetIds = [...new Set(items.map(datasetOf).filter((x): x is string => x !== null))];
     const jobIds = items.filter((i) => i.kind === EntityKind.JOB).map((i) => i.id);
-    const [datasets, jobs, latest] = await Promise.all([
-      this.catalog.datasets(datasetIds),
-      this.catalog.jobs(jobIds),
-      this.catalog.latestRunOfJobs(jobIds),
-    ]);
-    const runs = await this.catalog.runs(latest.filter((r): r is string => r !== null));
-    const owners = new Map<string, string[]>();
-    datasets.forEach((d) => d && owners.set(d.id, d.owners ?? []));
-    jobs.forEach((j) => j && owners.set(j.id, j.owners ?? []));
-    const stateOf = new Map(runs.filter((r) => r !== null).map((r) => [r!.jobId, r!.state]));
+    const rows = await this.executor.read<{ id: string; owners: string[]; lastRunState: string | null }>(Query.ImpactDetails, { datasetIds, jobIds });
+    const details = new Map(rows.map((r) => [r.id, r]));
     for (const i of items) {
-      i.owners = owners.get(datasetOf(i) ?? i.id) ?? [];
-      i.lastRunState = i.kind === EntityKind.JOB ? (stateOf.get(i.id) ?? null) : null;
+      i.owners = details.get(datasetOf(i) ?? i.id)?.owners ?? [];
+      i.lastRunState = i.kind === EntityKind.JOB ? (details.get(i.id)?.lastRunState ?? null) : null;
     }
   }
 }

@@ -65,6 +65,7 @@ function cases(): Case[] {
     c(Query.RunsById, { ids: runs }, 1_500),
     c(Query.FieldsOfDatasets, { ids: ds }, 1_000),
     c(Query.LatestRunOfJobs, { ids: jobs }, 200),
+    c(Query.ImpactDetails, { datasetIds: ds, jobIds: jobs }, 400),
     c(Query.JobIoOfJobs, { ids: jobs }, 200),
     c(Query.RunIoOfRuns, { ids: runs }, 200),
     c(Query.VersionsOfJobs, { ids: jobs }, 200),
