@@ -3,7 +3,7 @@ import type { Executor, TxRunner } from '../graph/executor';
 import { parseJsonProperty } from '../graph/mappers';
 import { Query } from '../graph/queries';
 import { datasetId, derivedUuid, fieldId, jobId, runId } from '../ids';
-import { luceneQuery, type CatalogService } from '../lineage/catalog-service';
+import { rankedQuery, type CatalogService } from '../lineage/catalog-service';
 import { EntityKind } from '../lineage/types';
 import { normaliseDatasetName, type IdentityRules } from '../ingest/naming';
 import { datasetShape, datasetVersionShape, datasetVersionUuid, jobShape, runShape, TRIBUTARY_STATES, type DatasetRow, type Json, type JobRow, type RunRow, type VersionRow } from './shapes';
@@ -310,7 +310,7 @@ export class MarquezService {
   async search(q: string, filter: 'JOB' | 'DATASET' | null, namespace: string | null, limit: number): Promise<{ totalCount: number; results: Json[] }> {
     const labels = filter === 'JOB' ? ['Job'] : filter === 'DATASET' ? ['Dataset'] : ['Job', 'Dataset'];
     const rows = await this.executor.read<{ kind: 'JOB' | 'DATASET'; name: string; namespace: string; lastSeen: string | null }>(Query.MarquezSearch, {
-      query: luceneQuery(q),
+      query: rankedQuery(q),
       labels,
       namespace,
       limit,

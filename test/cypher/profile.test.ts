@@ -8,6 +8,7 @@ import { startService, type TestService } from '../support/app';
 import { isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
 import { profileQuery } from '../support/profile';
 import { METADATA_COLUMNS } from '../../src/lineage/metadata-columns';
+import { SEARCH_CANDIDATES } from '../../src/lineage/catalog-service';
 
 /**
  * Every read query, PROFILEd on a real graph of the benchmark's shape (bench/generator.ts, seeded,
@@ -96,7 +97,7 @@ function cases(): Case[] {
     c(Query.RunProvenance, { runIds: writerRuns }, 500),
     c(Query.RunReports, { edges: writerRuns.map((r) => ({ runId: r, datasetId: ds[0], direction: 'OUTPUT' })) }, 500),
     c(Query.LineageBreaks, { namespace: null, limit: 100 }, null),
-    c(Query.Search, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, text: deep.name.toLowerCase(), labels: null, namespace: null, skip: 0, limit: 10, index: 'entity_search_v2', candidates: 10_000 }, null),
+    c(Query.Search, { query: `+${deep.name.split(/[^a-z0-9]+/i).filter(Boolean).at(-1)!.toLowerCase()}*`, text: deep.name.toLowerCase(), labels: null, namespace: null, skip: 0, limit: 10, index: 'entity_search_v2', candidates: SEARCH_CANDIDATES }, null),
     c(Query.RunsOfJob, { jobId: jobs[0], states: null, since: null, until: null, skip: 0, limit: 10 }, 500),
     c(Query.RunLineage, { runIds: runs, limit: 10 }, 1_000),
     c(Query.CountEvents, selection, 5_000),
