@@ -27,9 +27,11 @@
 //     counted (fieldsWithInputsEver null: new, or projected before this was kept);
 //   - the decision of every edge the batch's runs or output rows write: only runs of the batch can
 //     change whether a run decides (its state, its report, its ioFrom are written by its own
-//     events), so the new deciding run is the latest of the one recorded and the batch's deciding
-//     runs; the edge's runs are all read again only when the recorded one is itself in the batch
-//     (its ioFrom may have moved, or its state left COMPLETE) or none was ever recorded (null);
+//     events), so the new deciding run is the latest of the one recorded and the edge's deciding
+//     runs in the batch; the edge's runs are all read again only when the recorded one is itself
+//     in the batch (its ioFrom may have moved, or its state left COMPLETE) or none was ever
+//     recorded (null). Each edge looks at its own runs of the batch only: a batch costs its size,
+//     not its size squared;
 //   - fieldsWithInputs of every edge of either part.
 // Parameters: $countDatasetIds: dataset ids (above); $fieldDatasetIds: datasets the batch reported fields of;
 //   $edges: list of {jobId, datasetId} of the batch's output rows; $runIds: runs of the batch;
@@ -48,32 +50,28 @@ CALL (stale) {
   RETURN collect(DISTINCT p) AS counted
 }
 CALL () {
+  // The edges the batch wrote, each with its runs in the batch (every one, and those that decide).
   CALL () {
+    UNWIND $runIds AS rid
+    MATCH (r:Run {id: rid})-[o:OUTPUT_TO]->(:Dataset)<-[p:PRODUCES]-(:Job)<-[:RUN_OF]-(r)
+    RETURN p, r, o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR r.state = 'COMPLETE' AS decides
+    UNION ALL
     UNWIND $edges AS x
     MATCH (:Job {id: x.jobId})-[p:PRODUCES]->(:Dataset {id: x.datasetId})
-    RETURN p
-    UNION
-    UNWIND $runIds AS rid
-    MATCH (r:Run {id: rid})-[:OUTPUT_TO]->(:Dataset)<-[p:PRODUCES]-(:Job)<-[:RUN_OF]-(r)
-    RETURN p
+    RETURN p, null AS r, false AS decides
   }
-  WITH DISTINCT p, startNode(p) AS j, endNode(p) AS d
-  CALL (p, j, d) {
-    WITH p, j, d WHERE p.decidedRunId IS NULL OR p.decidedRunId IN $runIds
+  WITH p, collect(r.id) AS batchRuns, collect(CASE WHEN decides THEN r END) AS deciders
+  WITH p, startNode(p) AS j, endNode(p) AS d, batchRuns, deciders
+  CALL (p, j, d, batchRuns, deciders) {
+    WITH p, j, d WHERE p.decidedRunId IS NULL OR p.decidedRunId IN batchRuns
     OPTIONAL MATCH (r:Run)-[o:OUTPUT_TO]->(d)
     WHERE (r)-[:RUN_OF]->(j) AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR r.state = 'COMPLETE')
     WITH r ORDER BY r.ioFrom DESC, r.id DESC LIMIT 1
     RETURN r AS deciding
     UNION
-    WITH p, j, d WHERE p.decidedRunId IS NOT NULL AND NOT p.decidedRunId IN $runIds
+    WITH p, batchRuns, deciders WHERE p.decidedRunId IS NOT NULL AND NOT p.decidedRunId IN batchRuns
     OPTIONAL MATCH (recorded:Run {id: p.decidedRunId})
-    WITH recorded, COLLECT {
-      UNWIND $runIds AS rid
-      MATCH (r:Run {id: rid})-[o:OUTPUT_TO]->(d)
-      WHERE (r)-[:RUN_OF]->(j) AND (o.cllWhole OR size(coalesce(o.cllFields, [])) > 0 OR r.state = 'COMPLETE')
-      RETURN r
-    } AS batch
-    RETURN reduce(best = recorded, r IN batch |
+    RETURN reduce(best = recorded, r IN deciders |
              CASE WHEN best IS NULL OR r.ioFrom > best.ioFrom OR (r.ioFrom = best.ioFrom AND r.id > best.id) THEN r ELSE best END) AS deciding
   }
   SET p.decidedRunId = coalesce(deciding.id, '')
