@@ -9,7 +9,7 @@ import { createApp } from '../src/app';
 import { compiledSince, readPlanCounters } from '../src/graph/plan-cache';
 import { loadConfig } from '../src/config';
 import { createDriver } from '../src/graph/driver';
-import { startEmbeddedNeo4j } from '../src/graph/embedded/neo4j';
+import { directoryBytes, startEmbeddedNeo4j } from '../src/graph/embedded/neo4j';
 import { datasetId, fieldId } from '../src/ids';
 import { compactPlan } from '../src/ingest/compact';
 import { planEvent } from '../src/ingest/plan';
@@ -432,7 +432,7 @@ async function main() {
 
   // --- memory --------------------------------------------------------------------------------
   const mem = await memory.stop();
-  const store = neo4j ? dirBytes(path.join(home, 'neo4j', 'data')) : null;
+  const store = neo4j ? directoryBytes(path.join(home, 'neo4j', 'data')) : null;
   out('## Memory (sampled every 2 s; maxima per phase)');
   out();
   out(`| phase | service RSS MiB (bench client in the same process) | Neo4j RSS MiB | Neo4j heap used MiB (of ${heap}) |`);
@@ -539,14 +539,6 @@ function cpuSeconds(neo4jPid: number | undefined): { node: number; neo4j: number
   return { node: (u.user + u.system) / 1e6, neo4j: neo4jPid ? (processCpuMs(neo4jPid) ?? NaN) / 1000 : 0 };
 }
 
-function dirBytes(dir: string): number {
-  let total = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    total += e.isDirectory() ? dirBytes(p) : fs.statSync(p).size;
-  }
-  return total;
-}
 
 /** Samples this process's RSS, Neo4j's RSS and its used heap (JMX) every 2 s; keeps the maxima per phase. */
 class MemorySampler {

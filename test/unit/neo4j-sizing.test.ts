@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config';
-import { neo4jMemory, parseJvmSize } from '../../src/graph/embedded/sizing';
+import { neo4jMemory, pageCacheNote, parseJvmSize } from '../../src/graph/embedded/sizing';
 
 const GIB = 1024 ** 3;
 
@@ -33,4 +33,11 @@ describe('embedded Neo4j memory sizing', () => {
     assert.equal(parseJvmSize('2G'), 2 * GIB);
     assert.throws(() => parseJvmSize('2t'), /not a JVM size/);
   });
+
+  it('says when the store is larger than the page cache, and only then', () => {
+    assert.equal(pageCacheNote(600 * 2 ** 20, '10516m'), null);
+    assert.equal(pageCacheNote(10516 * 2 ** 20, '10516m'), null);
+    assert.match(pageCacheNote(23644 * 2 ** 20, '10516m')!, /^the store \(23\.1 GiB\) is larger than the page cache \(10\.3 GiB\).*TRIBUTARY_NEO4J_PAGECACHE/);
+  });
 });
+

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config';
 import type { Logger } from '../../log';
 import { provision, ProvisionError } from './provision';
-import { neo4jMemory } from './sizing';
+import { neo4jMemory, pageCacheNote } from './sizing';
 
 /**
  * The embedded default: a local Neo4j 5.26 Community process on 127.0.0.1, Bolt only, auth off,
@@ -49,6 +49,23 @@ export { ProvisionError };
 /** The Neo4j home (its data/ and logs/) of the embedded Neo4j whose Tributary home is `settings.home`. */
 export const storeHome = (settings: Pick<EmbeddedNeo4jSettings, 'home'>): string => path.join(settings.home, 'neo4j');
 
+/** Bytes of the files under `dir` (0 when it does not exist): a store's size on disk. */
+export function directoryBytes(dir: string): number {
+  let total = 0;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += directoryBytes(p);
+    else if (e.isFile()) total += fs.statSync(p, { throwIfNoEntry: false })?.size ?? 0;
+  }
+  return total;
+}
+
 export async function startEmbeddedNeo4j(
   settings: EmbeddedNeo4jSettings,
   log: Logger,
@@ -90,7 +107,10 @@ export async function startEmbeddedNeo4j(
   );
 
   const uri = await waitForReady(child, exited, startTimeoutMs, stderrLog);
-  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid, heap: memory.heap, pageCache: memory.pageCache, sizedBy: memory.source });
+  const store = directoryBytes(path.join(home, 'data', 'databases'));
+  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid, heap: memory.heap, pageCache: memory.pageCache, sizedBy: memory.source, storeBytes: store });
+  const note = pageCacheNote(store, memory.pageCache);
+  if (note) log.info(note);
   let stopping: Promise<void> | null = null;
   return {
     uri,

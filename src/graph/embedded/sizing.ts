@@ -39,3 +39,17 @@ export function parseJvmSize(size: string): number {
   if (!/^\d+[mg]$/i.test(size)) throw new Error(`not a JVM size: ${size}`);
   return parseByteSize(size);
 }
+
+/**
+ * Whether the page cache holds the whole store: when it cannot (a store larger than the ceiling
+ * this machine gives), a line for the start-up log. Lineage walks read jobs, datasets and their
+ * edges, a small part of a store that fields, runs and stored events make large (XL: a 23.6 GB
+ * store under a 10.3 GiB cache answered depth-20 lineage in 151 ms p50), so it is said, not refused.
+ */
+export function pageCacheNote(storeBytes: number, pageCache: string): string | null {
+  const cache = parseJvmSize(pageCache);
+  if (storeBytes <= cache) return null;
+  const gb = (b: number) => `${(b / 2 ** 30).toFixed(1)} GiB`;
+  return `the store (${gb(storeBytes)}) is larger than the page cache (${gb(cache)}): reads of its colder parts go to disk; more RAM, or TRIBUTARY_NEO4J_PAGECACHE, keeps more of it in memory`;
+}
+
