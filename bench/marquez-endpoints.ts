@@ -6,7 +6,7 @@ import { cpuMs } from './processes';
  * Marquez's own read API on both sides (issue 26): the same GET requests, byte for byte, to Marquez
  * 0.50 and to Tributary's Marquez-compatible API (src/marquez), one after the other per request,
  * timed as a client sees them. Cases: what the Marquez web UI and scripts send most (table lineage
- * at depth 20, column lineage, search, the dashboard's job list, a namespace's jobs and datasets, a
+ * at depth 20, column lineage, search, the namespace list, the dashboard's job list, a namespace's jobs and datasets, a
  * dataset). For lineage, the node sets are compared too: Marquez's should be within Tributary's
  * (Tributary starts a dataset's lineage from all its jobs, Marquez from one), unless Tributary's
  * node cap cut it (`Tributary-Truncated`), counted apart.
@@ -73,6 +73,7 @@ export async function compareEndpoints(agent: http.Agent, marquez: Side, tributa
       urls: starts.filter((s) => s.columnLineage).map((s) => `/api/v1/column-lineage?nodeId=${enc(`dataset:${s.namespace}:${s.name}`)}&depth=2&withDownstream=true`),
     },
     { name: 'GET /api/v1/search?q=…&limit=100', urls: starts.map((s) => `/api/v1/search?q=${enc(word(s))}&sort=NAME&limit=100`) },
+    { name: 'GET /api/v1/namespaces (every page of the UI)', urls: starts.map(() => '/api/v1/namespaces') },
     { name: 'GET /api/v1/jobs?limit=10 (dashboard)', urls: starts.map(() => '/api/v1/jobs?limit=10&offset=0') },
     { name: 'GET /api/v1/namespaces/{ns}/jobs?limit=20', urls: starts.map((_, i) => `/api/v1/namespaces/${enc(jobNamespaces[i % jobNamespaces.length]!)}/jobs?limit=20&offset=0`) },
     { name: 'GET /api/v1/namespaces/{ns}/datasets?limit=20', urls: starts.map((_, i) => `/api/v1/namespaces/${enc(namespaces[i % namespaces.length]!)}/datasets?limit=20&offset=0`) },

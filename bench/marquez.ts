@@ -5,7 +5,7 @@ import path from 'node:path';
 import { send } from './http-client';
 import { compareEndpoints, renderEndpoints, type MarquezAnswers } from './marquez-endpoints';
 import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
-import { freePort, pidsOf, rssMiB, startLogged, until } from './processes';
+import { cpuMs, freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
 import { ingest, median, readsDuringIngest, renderLoad, underLoad, withReaders, type Phase, type Readers, type Side } from './marquez-ingest';
 import { datasetId, fieldId, parseId } from '../src/ids';
@@ -103,6 +103,7 @@ async function main(): Promise<void> {
     const deep = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2);
     const starts = deep.slice(0, startCount);
     const marquezAnswers: MarquezAnswers = new Map();
+    const settled = await untilQuiet(agent, sides, tributary, log);
     const queries = await compareQueries(agent, marquez, tributary, starts, log, marquezAnswers);
     const endpoints = await compareEndpoints(agent, marquez, tributary, starts, deep.slice(0, endpointStartCount), [...jobNamespaces].sort(), log, marquezAnswers);
     const memory = { Marquez: rssMiB(marquez.pids()), Tributary: rssMiB(tributary.pids()) };
@@ -115,9 +116,9 @@ async function main(): Promise<void> {
     log(`with a busy loop on one core: ${Object.entries(loaded).map(([n, l]) => `${n} ${l.seq.evPerS.toFixed(1)} / ${l.conc.evPerS.toFixed(1)} ev/s`).join(', ')}`);
     const reads = await readsDuringIngest(agent, readerAgent, tributary, lastOutputs, fresh(rounds + 2));
     log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients`);
-    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderLoad(loaded, reads).join('\n') + '\n' + renderPlans(plans) + renderEndpoints(endpoints).join('\n');
+    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderLoad(loaded, reads).join('\n') + '\n' + renderPlans(plans) + renderSettled(settled) + renderEndpoints(endpoints).join('\n');
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
-    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers, plans, loaded, reads }, null, 2) + '\n');
+    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers, plans, settled, loaded, reads }, null, 2) + '\n');
     process.stdout.write(report);
   } finally {
     for (const c of cleanup.reverse()) c();
@@ -218,6 +219,42 @@ function marquezId(id: string): string {
   return [kind, ref.namespace, ref.name, ref.field].filter((x) => x !== undefined).join(':');
 }
 
+
+/** Background work both sides may still do once ingestion ended: at most this CPU rate counts as quiet. */
+const QUIET_CPU_MS_PER_S = 100;
+const QUIET_WINDOW_MS = 5_000;
+const QUIET_MAX_MS = 5 * 60_000;
+type Settled = { waitedS: number; quiet: boolean; refreshed: number; cpuMsPerS: Record<string, number> };
+
+/**
+ * Waits until every side's processes use under QUIET_CPU_MS_PER_S over a QUIET_WINDOW_MS window (at
+ * most QUIET_MAX_MS), so that the read comparisons measure the steady state a user of the UI meets,
+ * not what ingestion left running: Tributary's plan refresher replans every recorded shape in the
+ * background once the graph's counts diverged (src/graph/plan-refresher.ts), Marquez's PostgreSQL
+ * vacuums and analyzes. What was still running, and how long it took, goes into the report.
+ */
+async function untilQuiet(agent: http.Agent, sides: Side[], tributary: Side, log: (l: string) => void): Promise<Settled> {
+  const started = performance.now();
+  const refreshedAt = async () => (await planCounters(agent, tributary))?.refreshed ?? 0;
+  const refreshed0 = await refreshedAt();
+  let rates: Record<string, number> = {};
+  let quiet = false;
+  while (!quiet && performance.now() - started < QUIET_MAX_MS) {
+    const from = sides.map((s) => cpuMs(s.pids()));
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, QUIET_WINDOW_MS));
+    const s = (performance.now() - t0) / 1000;
+    rates = Object.fromEntries(sides.map((side, i) => [side.name, (cpuMs(side.pids()) - from[i]!) / s]));
+    quiet = Object.values(rates).every((r) => r < QUIET_CPU_MS_PER_S);
+  }
+  const settled = { waitedS: (performance.now() - started) / 1000, quiet, refreshed: (await refreshedAt()) - refreshed0, cpuMsPerS: rates };
+  log(`both sides ${quiet ? 'quiet' : 'still busy'} after ${settled.waitedS.toFixed(0)} s (CPU ms/s ${Object.entries(rates).map(([n, r]) => `${n} ${r.toFixed(0)}`).join(', ')}; Tributary's plan refresher replanned ${settled.refreshed} plans meanwhile)`);
+  return settled;
+}
+
+function renderSettled(s: Settled): string {
+  return `\nBefore the reads below, both sides were left until quiet (every side's processes under ${QUIET_CPU_MS_PER_S} ms of CPU per s over ${QUIET_WINDOW_MS / 1000} s; at most ${QUIET_MAX_MS / 60_000} min): ${s.quiet ? 'quiet' : 'still busy'} after ${s.waitedS.toFixed(0)} s (${Object.entries(s.cpuMsPerS).map(([n, r]) => `${n} ${r.toFixed(0)} ms/s`).join(', ')}); meanwhile Tributary's plan refresher replanned ${s.refreshed} plans (the graph's counts had diverged past its threshold while ingesting).\n`;
+}
 
 type PlanCounts = { plan: number; codegen: number; stale: number; refreshed: number } | null;
 
