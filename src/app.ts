@@ -12,6 +12,7 @@ import { warmUpPlans, warmUpShapes, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
 import { migrateFacetStorage } from './ingest/facet-storage';
+import { summarizeNamespaces } from './ingest/namespaces';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
 import { buildGraphqlSchema } from './graphql/schema';
 import { authFromConfig } from './http/auth';
@@ -165,6 +166,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
     );
 
     await migrateFacetStorage(executor, log);
+    await summarizeNamespaces(executor, log);
     if (rules.count > 0) log.info('identity rules loaded', { file: config.identityRulesFile, rules: rules.count });
     const stale = await checkRulesState(executor, rules);
     if (stale) log.warn(stale, { file: config.identityRulesFile ?? null });

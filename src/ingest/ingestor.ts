@@ -340,4 +340,30 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   );
   await Promise.all(pending);
   await refreshJobVersions(tx, runIds);
+  // Last: a namespace's lock is then held only while this transaction commits (merge-namespaces.cypher).
+  const namespaces = namespaceRows(p);
+  if (namespaces.length > 0) await tx.run(Query.MergeNamespaces, { rows: namespaces });
+}
+
+/**
+ * The namespaces a plan names (its jobs', datasets', parent and root jobs'), each with the earliest
+ * and latest time of the plan's rows in it, sorted by name (the order concurrent projectors lock them in).
+ */
+export function namespaceRows(p: CompactPlan): { name: string; firstSeen: string; lastSeen: string }[] {
+  const seen = new Map<string, { name: string; firstSeen: string; lastSeen: string }>();
+  const add = (name: string | null | undefined, firstSeen: string, lastSeen: string) => {
+    if (name === null || name === undefined) return;
+    const s = seen.get(name);
+    if (!s) seen.set(name, { name, firstSeen, lastSeen });
+    else {
+      if (firstSeen < s.firstSeen) s.firstSeen = firstSeen;
+      if (lastSeen > s.lastSeen) s.lastSeen = lastSeen;
+    }
+  };
+  for (const r of [...p.jobs, ...p.datasets]) add(r.namespace, r.firstSeen, r.lastSeen);
+  for (const r of p.parents) {
+    add(r.parentJobNamespace, r.firstSeen, r.lastSeen);
+    add(r.rootJobNamespace, r.firstSeen, r.lastSeen);
+  }
+  return [...seen.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -54,7 +54,7 @@ describe('cypher/ files', () => {
     for (const st of s) assert.match(st.text, /IF NOT EXISTS/, st.name);
     assert.deepEqual(
       s.filter((x) => x.text.startsWith('CREATE CONSTRAINT')).map((x) => x.name),
-      ['dataset_id', 'job_id', 'run_id', 'field_id', 'event_id', 'job_version_id', 'sql_table_key', 'annotation_id', 'tag_name', 'log_offset_id'],
+      ['dataset_id', 'job_id', 'run_id', 'field_id', 'event_id', 'job_version_id', 'sql_table_key', 'annotation_id', 'tag_name', 'log_offset_id', 'namespace_name'],
     );
     assert.deepEqual(loadSchemaWaits(), ['CALL db.awaitIndexes(300)']);
   });
