@@ -31,7 +31,7 @@ export interface KraftClusterNode {
   replication: number;
 }
 
-/** A new KRaft cluster id (22 characters of URL-safe base64). */
+/** A new KRaft cluster id (22 characters of URL-safe base64; it may begin with "-", so it is passed as --cluster-id=<id>). */
 export const newClusterId = (): string => Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url');
 
 export function prepareKraft(home: string, classpath: string, java: string, l: KraftListeners): { props: string; jvm: string[] } {
@@ -72,7 +72,7 @@ export function prepareKraft(home: string, classpath: string, java: string, l: K
     ['log4j.rootLogger=WARN, console', 'log4j.appender.console=org.apache.log4j.ConsoleAppender', 'log4j.appender.console.layout=org.apache.log4j.PatternLayout', 'log4j.appender.console.layout.ConversionPattern=[%d] %p %m (%c)%n'].join('\n') + '\n',
   );
   const jvm = ['-Xms256m', '-Xmx512m', `-Dlog4j.configuration=file:${log4j}`, '-cp', classpath];
-  const format = spawnSync(java, [...jvm, 'kafka.tools.StorageTool', 'format', '-t', c?.clusterId ?? randomUUID().replace(/-/g, '').slice(0, 22), '-c', props], { encoding: 'utf8' });
+  const format = spawnSync(java, [...jvm, 'kafka.tools.StorageTool', 'format', `--cluster-id=${c?.clusterId ?? newClusterId()}`, '-c', props], { encoding: 'utf8' });
   if (format.status !== 0) throw new Error(`formatting Kafka storage failed: ${format.stderr}`);
   return { props, jvm };
 }
