@@ -63,6 +63,42 @@ export function cpuMs(roots: number[]): number {
   return (ticks * 1000) / TICKS_PER_S;
 }
 
+/** What a JVM's threads do, by name: Neo4j's query work, the JIT compilers, garbage collection, the rest. */
+export type JvmThreadGroup = 'queries' | 'jit' | 'gc' | 'other';
+
+function jvmThreadGroup(name: string): JvmThreadGroup {
+  if (name.startsWith('neo4j.BoltWorke')) return 'queries';
+  if (/^C[12] CompilerThre/.test(name)) return 'jit';
+  if (/^(GC Thread|G1 |VM Thread)/.test(name)) return 'gc';
+  return 'other';
+}
+
+/**
+ * CPU time (ms) one JVM's threads have used so far, by group (from /proc/<pid>/task: a thread that
+ * ended takes its time with it, which Neo4j's long-lived pools rarely do). The queries' own work is
+ * what Neo4j's Bolt workers spend (planning included); the JIT's is the JVM compiling code paths it
+ * has not met before, a cost that fades as the process ages.
+ */
+export function jvmThreadCpuMs(pid: number): Record<JvmThreadGroup, number> {
+  const out: Record<JvmThreadGroup, number> = { queries: 0, jit: 0, gc: 0, other: 0 };
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const t of tasks) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out[jvmThreadGroup(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))] += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
 /** Pids of processes run by `user` (PostgreSQL runs as postgres, not as a child of run.sh's shell). */
 export function pidsOf(user: string): number[] {
   const uid = Number(/^postgres:[^:]*:(\d+):/m.exec(fs.readFileSync('/etc/passwd', 'utf8'))?.[1] ?? -1);

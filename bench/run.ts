@@ -35,20 +35,22 @@ import { assignedMembers, committed, createTopic, kafkaClient, produce } from '.
 import { generate, SIZES, stream, type Output } from './generator';
 import { neo4jMemory } from '../src/graph/embedded/sizing';
 import { processCpuMs } from '../src/graph/embedded/cpu';
-import { rssMiB } from './processes';
+import { jvmThreadCpuMs, rssMiB, type JvmThreadGroup } from './processes';
 import { replicaLag } from './replica-lag';
 
 /**
  * `npm run bench -- [S|M|L]`: generates a lineage stream of that size, then in one run measures
  *  - ingestion through the HTTP batch endpoint (4 concurrent clients), and the lower bound: the
  *    same graph written by a bare UNWIND loader (bare-loader.ts) with the same constraints, both
- *    after a warm-up on a disjoint stream;
+ *    after a warm-up on a disjoint stream (and the plan refresher's replanning of what it made
+ *    stale); each path's CPU, Neo4j's by thread (queries, JIT, GC), and the plans compiled meanwhile;
  *  - queries over GraphQL/HTTP (p50, p95, p99 over many start nodes) and, for lineage, the same
  *    traversal through the bare Cypher (the service's expansion queries on the driver alone);
  *  - memory: this process's RSS and Neo4j's heap (JMX) and page cache setting.
  *  - with --kafka: the Kafka worker on a fresh stream of the same size (its own names) through a
  *    local KRaft broker (4 partitions, keyed by run id), timed from the first poll to the last
  *    offset committed; producing is not timed.
+ *  - with --ingest-only: the ingestion tables only, printed (no report written).
  *  - with --scale-out: the same with 1, 2 and 4 Kafka workers in one group, each with its own
  *    projection writer (as separate processes have), over one Neo4j (issue 27): a fresh stream of
  *    the same size each time; the ratio of each to one worker, and the lock conflicts retried.
@@ -67,6 +69,9 @@ async function main() {
   const withLowerBound = !args.includes('--no-lower-bound') && !streamed && !reuse;
   const withKafka = args.includes('--kafka') && !reuse;
   const withScaleOut = args.includes('--scale-out') && !reuse;
+  // --ingest-only: the ingestion tables only (batch endpoint, lower bound, --kafka), printed, no
+  // report written: for trying a change to the projection in a minute or two.
+  const ingestOnly = args.includes('--ingest-only') && !reuse;
   // --jobs N: the size's shape with fewer (or more) jobs, for a trial run; the report says so.
   const jobsArg = args.indexOf('--jobs');
   const spec = SIZES[size] && jobsArg >= 0 ? { ...SIZES[size], jobs: Number(args[jobsArg + 1]) } : SIZES[size];
@@ -185,9 +190,14 @@ async function main() {
     const warm = generate({ ...spec, jobs: streamed ? 100 : 500, seed: 7, nameOffset: 10_000_000 }).events;
     await viaHttp(warm, warm.length)();
     if (withLowerBound) await viaBare(warm)();
+    // The plan refresher replans what the warm-up's growth made stale (each plan about a second of
+    // a core): part of the warm-up, so it runs to its end here rather than inside a measurement.
+    while ((await app.refresher?.check()) === 'busy') await new Promise((r) => setTimeout(r, 500));
   }
   memory.phase('ingest (Tributary)');
   const cpu0 = cpuSeconds(neo4j?.pid);
+  const threads0 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
+  const plans0 = { counters: await readPlanCounters(app.executor), refreshed: await plansRefreshed(app.metrics) };
   const ingestT = reused ? reused.ingestSeconds : await timed(viaHttp(source, expected));
   const eventCount = reused ? reused.events : seen.events;
   const bytes = reused ? reused.bytes : seen.bytes;
@@ -195,6 +205,8 @@ async function main() {
   const diffFrom = reused ? reused.diffFrom : seen.times.sort()[Math.floor(eventCount / 2)]!;
   seen.times = [];
   const cpu1 = reused ? { neo4j: cpu0.neo4j + reused.cpu.neo4j, node: cpu0.node + reused.cpu.node } : cpuSeconds(neo4j?.pid);
+  const threads1 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
+  const plans1 = { counters: await readPlanCounters(app.executor), refreshed: await plansRefreshed(app.metrics) };
   if (!reused) {
     const loaded: Loaded = {
       date: new Date().toISOString(), events: eventCount, bytes, diffFrom, ingestSeconds: ingestT, refused,
@@ -210,6 +222,8 @@ async function main() {
   // for collecting hundreds of MB during the query phase.
   generated.events = [];
   const cpu2 = cpuSeconds(neo4j?.pid);
+  const threads2 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
+  const plans2 = { counters: await readPlanCounters(app.executor), refreshed: await plansRefreshed(app.metrics) };
   // After the CPU figures: they compare the batch endpoint with the lower bound only.
   const kafkaT = withKafka ? await timedKafka(() => app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
   const scaleOut: { workers: number; seconds: number; conflicts: number }[] = [];
@@ -237,11 +251,6 @@ async function main() {
     : [];
   memory.phase('queries');
   const graph = await graphSize(driver);
-  // As an operator would after a bulk load: resample the indexes and drop plans made on the old
-  // statistics, so that the query phase does not measure one-off replanning (1-3 s per query).
-  await driver.executeQuery('CALL db.prepareForReplanning(300)');
-  // Then what the service does after start (TRIBUTARY_PLAN_WARMUP): compile the hot plans.
-  const warmed = await app.warmUp(false, false);
   out('## Ingestion');
   out();
   if (reused) out(`Measured when this store was loaded (${reused.date}; this run reused it with --reuse).\n`);
@@ -265,7 +274,46 @@ async function main() {
     out(`| Tributary | ${per1k(cpu1.neo4j - cpu0.neo4j)} | ${per1k(cpu1.node - cpu0.node)} |`);
     if (withLowerBound) out(`| lower bound | ${per1k(cpu2.neo4j - cpu1.neo4j)} | ${per1k(cpu2.node - cpu1.node)} |`);
     out();
+    if (threads0 && threads1 && threads2 && !reused) {
+      // Neo4j's CPU by thread: the queries' work per event, apart from the JIT's, which fades with the process's age.
+      const group = (a: Record<JvmThreadGroup, number>, b: Record<JvmThreadGroup, number>, g: JvmThreadGroup) => per1k((b[g] - a[g]) / 1000);
+      const row = (name: string, a: Record<JvmThreadGroup, number>, b: Record<JvmThreadGroup, number>) => `| ${name} | ${group(a, b, 'queries')} | ${group(a, b, 'jit')} | ${group(a, b, 'gc')} | ${group(a, b, 'other')} |`;
+      out("Neo4j's CPU seconds per 1000 events by thread: its queries (Bolt workers, planning included), the JVM's JIT compilers, garbage collection, the rest:");
+      out();
+      out('| path | queries | JIT | GC | other |');
+      out('|---|---|---|---|---|');
+      out(row('Tributary', threads0, threads1));
+      if (withLowerBound) {
+        out(row('lower bound', threads1, threads2));
+        const q = (a: Record<JvmThreadGroup, number>, b: Record<JvmThreadGroup, number>) => b.queries - a.queries;
+        out();
+        out(`Neo4j's query work per event: ${(q(threads0, threads1) / q(threads1, threads2)).toFixed(2)}× the lower bound's.`);
+      }
+      out();
+    }
   }
+  if (!reused) {
+    // Plans compiled meanwhile: each costs Neo4j about a second of a core, beside the writes.
+    const compiled = (a: typeof plans0, b: typeof plans0) => {
+      const c = compiledSince(a.counters, b.counters);
+      return `${c ? `${c.plans} plans compiled (${c.stale} found stale)` : 'plans compiled: unknown'}, ${b.refreshed - a.refreshed} refreshed in the background`;
+    };
+    out(`Query plans during the batch endpoint's run: ${compiled(plans0, plans1)}${withLowerBound ? `; during the lower bound's: ${compiled(plans1, plans2)}` : ''}.`);
+    out();
+  }
+  if (ingestOnly) {
+    await memory.stop();
+    agent.destroy();
+    await driver.close();
+    await app.close();
+    await neo4j?.stop();
+    return;
+  }
+  // As an operator would after a bulk load: resample the indexes and drop plans made on the old
+  // statistics, so that the query phase does not measure one-off replanning (1-3 s per query).
+  await driver.executeQuery('CALL db.prepareForReplanning(300)');
+  // Then what the service does after start (TRIBUTARY_PLAN_WARMUP): compile the hot plans.
+  const warmed = await app.warmUp(false, false);
   if (lagLevels.length > 0) {
     out('Replica lag under load (--scale-out; replica-lag.ts): one topic (4 partitions), the primary graph and a read replica (a second embedded Neo4j, heap 2g) each fed by its own projector in its own group, 30 s of events per level at a steady offered rate (a fraction of one projector\'s rate above). Delay: from the topic\'s acknowledgement of a 100 ms tick of events until the graph\'s recorded offsets pass it (what `Tributary-Wait: projected` waits for). Everything shares the 2 cores.');
     out();
@@ -600,6 +648,10 @@ const KAFKA_BATCH = 500;
 const LAG_LOAD = [0.25, 0.5, 0.75];
 
 /** Lock conflicts the service's transactions lost so far (tributary_write_lock_conflicts_total). */
+async function plansRefreshed(metrics: Metrics): Promise<number> {
+  return (await metrics.plansRefreshed.get()).values.reduce((n, v) => n + v.value, 0);
+}
+
 async function lockConflicts(metrics: Metrics): Promise<number> {
   return (await metrics.lockConflicts.get()).values.reduce((n, v) => n + v.value, 0);
 }

@@ -7,7 +7,7 @@ import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
-import { PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
+import { MIN_DIVERGENT_COUNT, namedBy, PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
 import { warmUpPlans, warmUpShapes, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
@@ -173,7 +173,13 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
     const writer = new ProjectionWriter();
     liveness.start();
     const refresher = used
-      ? new PlanRefresher(executor, used, log, { intervalMs: config.planRefreshS * 1000, threshold: 0.75, onRefreshed: () => metrics?.plansRefreshed.inc() })
+      ? new PlanRefresher(executor, used, log, {
+          intervalMs: config.planRefreshS * 1000,
+          threshold: 0.75,
+          relevant: namedBy(Object.values(queries)),
+          minCount: MIN_DIVERGENT_COUNT,
+          onRefreshed: () => metrics?.plansRefreshed.inc(),
+        })
       : null;
     refresher?.start();
     health?.onRestarted?.(() => void liveness.check());

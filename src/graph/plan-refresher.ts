@@ -17,8 +17,9 @@ import { Query } from './queries';
  * With the refresher on, the embedded Neo4j checks a plan at most hourly, with its threshold fixed
  * at 0.95 (no decay: tools/neo4j/Launcher.java, `tributary.replan`), and this class does the
  * replanning instead:
- * every `intervalMs` it reads the same statistics (health/graph-counts.cypher) and, once one has
- * diverged past `threshold` (0.75, Neo4j's own default) from the counts of its last refresh,
+ * every `intervalMs` it reads the same statistics (health/graph-counts.cypher) and, once one of
+ * the service's own labels and types (namedBy) of at least MIN_DIVERGENT_COUNT has diverged past
+ * `threshold` (0.75, Neo4j's own default) from the counts of its last refresh,
  * re-plans every shape the service has used or warmed up since it started (`CYPHER replan=force EXPLAIN`, which
  * replaces the cached plan and runs nothing), one at a time, each followed by a pause as long as
  * itself, so a refresh takes at most about half a core. A statement that ran after a write in its
@@ -121,15 +122,17 @@ export async function readStatistics(executor: Executor): Promise<Statistics> {
 
 /**
  * The largest divergence between two readings, as Neo4j measures it (|a - b| / max(a, b); 0 where
- * both are 0; a key present on one side only counts as 0 on the other), and its key.
+ * both are 0; a key present on one side only counts as 0 on the other), and its key. Only keys
+ * `relevant` says so of count, and only where either reading reaches `minCount`.
  */
-export function divergence(before: Statistics, after: Statistics): { value: number; key: string | null } {
+export function divergence(before: Statistics, after: Statistics, relevant: (key: string) => boolean = () => true, minCount = 0): { value: number; key: string | null } {
   let value = 0;
   let key: string | null = null;
   for (const k of new Set([...before.keys(), ...after.keys()])) {
     const a = before.get(k) ?? 0;
     const b = after.get(k) ?? 0;
     const m = Math.max(a, b);
+    if (m < minCount || !relevant(k)) continue;
     const d = m > 0 ? Math.abs(a - b) / m : 0;
     if (d > value) {
       value = d;
@@ -139,10 +142,36 @@ export function divergence(before: Statistics, after: Statistics): { value: numb
   return { value, key };
 }
 
+/**
+ * Whether a statistic (readStatistics' keys) is of labels and relationship types that `texts` (the
+ * service's queries) name: what other applications keep in a shared database, or a benchmark's
+ * own labels, changes no plan of Tributary's.
+ */
+export function namedBy(texts: Iterable<string>): (key: string) => boolean {
+  const words = new Set<string>();
+  for (const t of texts) for (const m of t.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) words.add(m[0]);
+  return (key) => {
+    const [kind = '', ...rest] = key.split(':');
+    const names = kind === 'n' || kind === 'r' ? rest : (rest[0] ?? '').split('|');
+    return names.every((n) => n === '' || words.has(n));
+  };
+}
+
+/**
+ * Below this count in both readings a statistic never calls for a refresh: any plan over so few
+ * nodes or relationships is cheap, and small counts diverge with every few writes (a label's first
+ * nodes, a new relationship type), which would replan every shape for nothing.
+ */
+export const MIN_DIVERGENT_COUNT = 1_000;
+
 export interface PlanRefresherOptions {
   intervalMs: number;
   /** Divergence past which every used shape is re-planned. */
   threshold: number;
+  /** Which statistics count (namedBy: those of the service's own labels and types); all when absent. */
+  relevant?: (key: string) => boolean;
+  /** Statistics below this count in both readings are left out (MIN_DIVERGENT_COUNT in the service); 0 when absent. */
+  minCount?: number;
   /** Told each plan the refresher compiled (tributary_plans_refreshed_total). */
   onRefreshed?: () => void;
 }
@@ -192,7 +221,7 @@ export class PlanRefresher {
           outcome = 'baseline';
           return;
         }
-        const d = divergence(this.baseline, now);
+        const d = divergence(this.baseline, now, this.options.relevant, this.options.minCount);
         if (d.value <= this.options.threshold) return;
         if (!(await this.refresh(d))) {
           outcome = 'failed';

@@ -83,9 +83,12 @@ describe('plan refresher (against Neo4j)', () => {
     assert.equal(refresher.counts.plans, 1);
     up = true;
     goDown = false;
+    // The service's background reads may record a new shape meanwhile (a run saw 21 plans for 22
+    // shapes): the pass covers at least the shapes known before it, at most those after.
+    const known = used.size;
     assert.equal(await refresher.check(), 'refreshed', 'the baseline was kept, so the next check refreshes');
     assert.equal(refresher.counts.refreshes, 1);
-    assert.equal(refresher.counts.plans, 1 + used.size);
+    assert.ok(refresher.counts.plans >= 1 + known && refresher.counts.plans <= 1 + used.size, `plans ${refresher.counts.plans}, shapes ${known} before the pass, ${used.size} after`);
   });
 
   it('does nothing while below its threshold, and nothing once stopped', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import neo4j from 'neo4j-driver';
-import { divergence, signature, UsedShapes } from '../../src/graph/plan-refresher';
+import { divergence, MIN_DIVERGENT_COUNT, namedBy, signature, UsedShapes } from '../../src/graph/plan-refresher';
 import { Query } from '../../src/graph/queries';
 
 describe('plan refresher: the shapes it keeps', () => {
@@ -51,5 +51,27 @@ describe('plan refresher: divergence', () => {
     assert.deepEqual(divergence(new Map(), new Map()), { value: 0, key: null });
     assert.deepEqual(divergence(new Map(), new Map([['r:Run:READ:Dataset', 3]])), { value: 1, key: 'r:Run:READ:Dataset' });
     assert.deepEqual(divergence(new Map([['is:Field:id', 3]]), new Map()), { value: 1, key: 'is:Field:id' });
+  });
+
+  it('leaves out statistics below the floor in both readings, and those not relevant', () => {
+    const a = new Map([['n:Tag', 0], ['n:Run', 300], ['n:Job', 2_000], ['n:Other', 10_000]]);
+    const b = new Map([['n:Tag', 900], ['n:Run', 1_500], ['n:Job', 2_100], ['n:Other', 90_000]]);
+    assert.deepEqual(divergence(a, b), { value: 1, key: 'n:Tag' });
+    const ours = (k: string) => k !== 'n:Other';
+    // Tag stays under the floor; Run crosses it (0.8); Other is not the service's.
+    assert.deepEqual(divergence(a, b, ours, MIN_DIVERGENT_COUNT), { value: 0.8, key: 'n:Run' });
+    assert.deepEqual(divergence(a, new Map([...b, ['n:Run', 999]]), ours, MIN_DIVERGENT_COUNT), { value: 100 / 2_100, key: 'n:Job' });
+  });
+});
+
+describe('plan refresher: namedBy', () => {
+  const relevant = namedBy(['MATCH (r:Run)-[:READ|WROTE]->(d:Dataset) RETURN d', 'CALL db.index.fulltext.queryNodes("catalog_search", $q) YIELD node MATCH (node:Job)']);
+
+  it('keeps node, relationship and index statistics of the labels and types the queries name', () => {
+    for (const k of ['n:Run', 'n:', 'r:Run:READ:Dataset', 'r::WROTE:', 'r:::', 'is:Dataset:id', 'iu:Job|Dataset:name']) assert.equal(relevant(k), true, k);
+  });
+
+  it("leaves out other applications' labels and types, alone or beside the service's", () => {
+    for (const k of ['n:BDataset', 'r:Run:OWNS:Dataset', 'r:Person::', 'is:BDataset:id', 'iu:Job|Person:name', 'n:Dataset2']) assert.equal(relevant(k), false, k);
   });
 });
