@@ -26,14 +26,16 @@ export interface ScannedElement {
 
 interface Frame {
   array: boolean;
-  /** The key of the value being read (objects), or the index (arrays). */
-  key: string | null;
+  /** The key of the value being read (objects): its raw bytes (escapes kept, at most MAX_KEY_BYTES), decoded only when a path is written. */
+  key: Uint8Array | null;
+  /** The index of the value being read (arrays). */
   index: number;
 }
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const MAX_PATH = 120;
+const MAX_KEY_BYTES = 256;
 
 export class JsonScanner {
   readonly elements: ScannedElement[] = [];
@@ -45,7 +47,14 @@ export class JsonScanner {
   private inString = false;
   private escaped = false;
   private expectKey = false;
-  private keyBytes: number[] | null = null;
+  /** Inside a key's string (tracked at depths within the limit). */
+  private inKey = false;
+  /** Where the key's bytes start in the current chunk (0 when it began in an earlier one). */
+  private keyStart = 0;
+  /** The key's bytes from earlier chunks (a key split by a chunk boundary). */
+  private keyCarry: Uint8Array | null = null;
+  /** The next backslash at or after the scan position in the current chunk (its length: none); -1: not looked for yet. */
+  private nextBackslash = -1;
   /** Frames depth of the batch's array (its elements are one deeper); 0 until found. */
   private containerDepth = 0;
   private element: ScannedElement | null = null;
@@ -69,6 +78,8 @@ export class JsonScanner {
   push(chunk: Uint8Array): void {
     const base = this.offset;
     let i = 0;
+    this.nextBackslash = -1;
+    this.keyStart = 0;
     // A byte-order mark before the document is not JSON (decodeUtf8 drops it).
     if (base === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
     for (; i < chunk.length; i++) {
@@ -83,7 +94,9 @@ export class JsonScanner {
       if (b !== 0x5d && b !== 0x7d && b !== 0x2c) this.markContent(base + i);
       if (b === QUOTE) {
         this.inString = true;
-        this.keyBytes = this.expectKey && this.excess === 0 ? [] : null;
+        this.inKey = this.expectKey && this.excess === 0;
+        this.keyStart = i + 1;
+        this.keyCarry = null;
         continue;
       }
       if (b === 0x7b || b === 0x5b) {
@@ -106,35 +119,55 @@ export class JsonScanner {
     }
   }
 
-  /** Inside a string from `i`: returns the index of its closing quote (or the chunk's end). */
+  /**
+   * Inside a string from `i`: returns the index of its closing quote (or the chunk's last index).
+   * Jumps from one quote or backslash to the next (Buffer.indexOf), so a long string costs no
+   * per-byte JavaScript; the next backslash is looked for once per chunk position, never again
+   * over the same bytes.
+   */
   private skipString(chunk: Uint8Array, i: number): number {
     for (; i < chunk.length; i++) {
       const b = chunk[i]!;
       if (this.escaped) {
         this.escaped = false;
-      } else if (b === BACKSLASH) {
-        this.escaped = true;
-      } else if (b === QUOTE) {
-        this.inString = false;
-        if (this.keyBytes) {
-          const top = this.frames[this.frames.length - 1];
-          if (top && !top.array) top.key = decodeKey(this.keyBytes);
-          this.keyBytes = null;
-          this.expectKey = false;
-        }
-        return i;
-      } else if (this.keyBytes === null) {
-        // Not a key: jump to the next quote or backslash.
-        const q = chunk.indexOf(QUOTE, i);
-        const s = chunk.indexOf(BACKSLASH, i);
-        const next = q < 0 ? s : s < 0 ? q : Math.min(q, s);
-        if (next < 0) return chunk.length - 1;
-        i = next - 1;
         continue;
       }
-      if (this.keyBytes && this.keyBytes.length < 256) this.keyBytes.push(b);
+      if (b === BACKSLASH) {
+        this.escaped = true;
+        continue;
+      }
+      if (b === QUOTE) {
+        this.inString = false;
+        if (this.inKey) this.endKey(chunk, i);
+        return i;
+      }
+      if (this.nextBackslash < i) {
+        const s = (chunk as Buffer).indexOf(BACKSLASH, i);
+        this.nextBackslash = s < 0 ? chunk.length : s;
+      }
+      const q = (chunk as Buffer).indexOf(QUOTE, i);
+      const next = q < 0 ? this.nextBackslash : Math.min(q, this.nextBackslash);
+      if (next >= chunk.length) break;
+      i = next - 1;
     }
-    return i;
+    if (this.inKey) this.carryKey(chunk.subarray(this.keyStart));
+    return chunk.length - 1;
+  }
+
+  /** The key's string closed at `end`: it names the value that follows in the object on top. */
+  private endKey(chunk: Uint8Array, end: number): void {
+    const top = this.frames[this.frames.length - 1];
+    if (top && !top.array) {
+      const here = chunk.subarray(this.keyStart, end);
+      top.key = this.keyCarry ? concat(this.keyCarry, here) : here.slice(0, MAX_KEY_BYTES);
+    }
+    this.inKey = false;
+    this.keyCarry = null;
+    this.expectKey = false;
+  }
+
+  private carryKey(bytes: Uint8Array): void {
+    this.keyCarry = this.keyCarry ? concat(this.keyCarry, bytes) : bytes.slice(0, MAX_KEY_BYTES);
   }
 
   private open(array: boolean): void {
@@ -154,7 +187,7 @@ export class JsonScanner {
     this.expectKey = !array;
     if (this.mode === 'batch' && this.containerDepth === 0 && array) {
       const parent = this.frames[this.frames.length - 2];
-      if (this.frames.length === 1 || (this.frames.length === 2 && parent && !parent.array && parent.key === 'events')) {
+      if (this.frames.length === 1 || (this.frames.length === 2 && parent && !parent.array && parent.key !== null && decodeKey(parent.key) === 'events')) {
         this.containerDepth = this.frames.length;
         this.batchFound = true;
         this.element = null;
@@ -218,17 +251,25 @@ export class JsonScanner {
     for (let d = from; d < this.frames.length && out.length <= MAX_PATH; d++) {
       const f = this.frames[d]!;
       if (f.array) out += `[${f.index}]`;
-      else if (f.key !== null) out += out.length === 0 ? f.key : `.${f.key}`;
+      else if (f.key !== null) out += out.length === 0 ? decodeKey(f.key) : `.${decodeKey(f.key)}`;
     }
     return out.length > MAX_PATH ? `${out.slice(0, MAX_PATH)}…` : out;
   }
 }
 
-function decodeKey(bytes: number[]): string {
-  const raw = Buffer.from(bytes).toString('utf8');
+function decodeKey(bytes: Uint8Array): string {
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {
     return raw;
   }
+}
+
+/** `a` then `b`, at most MAX_KEY_BYTES. */
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(Math.min(MAX_KEY_BYTES, a.length + b.length));
+  out.set(a.subarray(0, out.length));
+  if (a.length < out.length) out.set(b.subarray(0, out.length - a.length), a.length);
+  return out;
 }

@@ -51,6 +51,46 @@ describe('JsonScanner', () => {
     assert.doesNotThrow(() => scan(`${'['.repeat(64)}${']'.repeat(64)}`, 'single'));
   });
 
+  it('names keys in paths as JSON decodes them (escapes, unicode, long keys), however the chunks cut them', () => {
+    const long = 'k'.repeat(300);
+    const text = `{"ru\\"n": {"f\\u00e9é": {"${long}": [[[[1]]]]}}}`;
+    const paths = new Set<string>();
+    for (const chunk of [1, 2, 3, 5, 8, 13, 64, 1000]) {
+      assert.throws(
+        () => scan(text, 'single', 4, chunk),
+        (e: unknown) => e instanceof AppError && e.details[0]!.reason === 'NESTING_TOO_DEEP' && paths.add(e.details[0]!.path) !== undefined,
+      );
+    }
+    assert.deepEqual([...paths], [`ru"n.féé.${'k'.repeat(120 - 'ru"n.féé.'.length)}…`]);
+    assert.deepEqual(scan('{"\\u0065vents": [{"x": 1}]}', 'batch', 64, 3).slices, ['{"x": 1}']);
+  });
+
+  it('gives the same elements and errors for random documents in random chunks as in one', () => {
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const str = () => ['"a"', '"\\\\"', '"\\""', '"}]{["', '"é "', `"${'x'.repeat(rnd(200))}"`][rnd(6)]!;
+    const value = (d: number): string => {
+      const k = rnd(d > 6 ? 2 : 4);
+      if (k === 0) return str();
+      if (k === 1) return String(rnd(100));
+      if (k === 2) return `[${Array.from({ length: rnd(4) }, () => value(d + 1)).join(',')}]`;
+      return `{${Array.from({ length: rnd(4) }, () => `${str()}:${value(d + 1)}`).join(',')}}`;
+    };
+    for (let n = 0; n < 200; n++) {
+      const text = `{"events": [${Array.from({ length: 1 + rnd(4) }, () => value(0)).join(',')}]}`;
+      const whole = scan(text, 'batch', 5, 1 << 20).s.elements;
+      const bytes = Buffer.from(text);
+      const s = new JsonScanner('batch', 5);
+      for (let i = 0; i < bytes.length; ) {
+        const size = 1 + rnd(40);
+        s.push(bytes.subarray(i, i + size));
+        i += size;
+      }
+      s.end();
+      assert.deepEqual(s.elements, whole, text);
+    }
+  });
+
   it('refuses broken structure: text after the document, a stray bracket, a document cut short, nothing', () => {
     for (const text of ['[1] 2', '{"a": 1}}', '[1, 2', '{"a": "b', '   ']) {
       assert.throws(() => scan(text, 'single'), (e: unknown) => e instanceof AppError && e.status === 415, text);
