@@ -159,15 +159,16 @@ export class JsonScanner {
     const top = this.frames[this.frames.length - 1];
     if (top && !top.array) {
       const here = chunk.subarray(this.keyStart, end);
-      top.key = this.keyCarry ? concat(this.keyCarry, here) : here.slice(0, MAX_KEY_BYTES);
+      top.key = this.keyCarry ? concat(this.keyCarry, here) : new Uint8Array(here.subarray(0, MAX_KEY_BYTES));
     }
     this.inKey = false;
     this.keyCarry = null;
     this.expectKey = false;
   }
 
+  /** Keeps a copy (never a view that would hold the chunk) of the key's bytes so far. */
   private carryKey(bytes: Uint8Array): void {
-    this.keyCarry = this.keyCarry ? concat(this.keyCarry, bytes) : bytes.slice(0, MAX_KEY_BYTES);
+    this.keyCarry = this.keyCarry ? concat(this.keyCarry, bytes) : new Uint8Array(bytes.subarray(0, MAX_KEY_BYTES));
   }
 
   private open(array: boolean): void {
