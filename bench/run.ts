@@ -50,7 +50,7 @@ import { replicaLag } from './replica-lag';
  *  - with --kafka: the Kafka worker on a fresh stream of the same size (its own names) through a
  *    local KRaft broker (4 partitions, keyed by run id), timed from the first poll to the last
  *    offset committed; producing is not timed.
- *  - with --ingest-only: the ingestion tables only, printed (no report written).
+ *  - with --ingest-only: the ingestion tables only, printed (no report written; no replica lag).
  *  - with --scale-out: the same with 1, 2 and 4 Kafka workers in one group, each with its own
  *    projection writer (as separate processes have), over one Neo4j (issue 27): a fresh stream of
  *    the same size each time; the ratio of each to one worker, and the lock conflicts retried.
@@ -243,7 +243,7 @@ async function main() {
   }
   // Replica lag: offered loads as fractions of one projector's rate just measured, 30 s each.
   const oneRate = scaleOut.length > 0 ? eventCount / scaleOut[0]!.seconds : 0;
-  const lagLevels = withScaleOut
+  const lagLevels = withScaleOut && !ingestOnly
     ? await replicaLag({
         config,
         home,
