@@ -198,6 +198,20 @@ export class PlanRefresher {
     this.timer.unref();
   }
 
+  /**
+   * No checks until `resume` (a refresh in flight runs to its end first): for a bulk load or a
+   * measurement that should not share Neo4j with replanning. Checks made by calling `check` still run.
+   */
+  async pause(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.busy;
+  }
+
+  resume(): void {
+    this.start();
+  }
+
   /** Stops the timer; a refresh in flight ends after its current EXPLAIN. */
   async stop(): Promise<void> {
     this.stopped = true;

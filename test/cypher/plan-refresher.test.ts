@@ -91,6 +91,29 @@ describe('plan refresher (against Neo4j)', () => {
     assert.ok(refresher.counts.plans >= 1 + known && refresher.counts.plans <= 1 + used.size, `plans ${refresher.counts.plans}, shapes ${known} before the pass, ${used.size} after`);
   });
 
+  it('checks on its timer, not while paused, and again once resumed', async () => {
+    class Counting extends PlanRefresher {
+      checks = 0;
+      override check() {
+        this.checks++;
+        return super.check();
+      }
+    }
+    const refresher = new Counting(svc.app.executor, svc.app.refresher!.shapes, createLogger('error'), { intervalMs: 20, threshold: 1 });
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    refresher.start();
+    await wait(200);
+    assert.ok(refresher.checks > 0, 'checked while running');
+    await refresher.pause();
+    const paused = refresher.checks;
+    await wait(200);
+    assert.equal(refresher.checks, paused, 'no check while paused');
+    refresher.resume();
+    await wait(200);
+    assert.ok(refresher.checks > paused, 'checks again once resumed');
+    await refresher.stop();
+  });
+
   it('does nothing while below its threshold, and nothing once stopped', async () => {
     const used = svc.app.refresher!.shapes;
     const refresher = new PlanRefresher(svc.app.executor, used, createLogger('error'), { intervalMs: 3_600_000, threshold: 1 });
