@@ -53,8 +53,9 @@ export class JsonScanner {
   private keyStart = 0;
   /** The key's bytes from earlier chunks (a key split by a chunk boundary). */
   private keyCarry: Uint8Array | null = null;
-  /** The next backslash at or after the scan position in the current chunk (its length: none); -1: not looked for yet. */
+  /** The next backslash and quote at or after the scan position in the current chunk (its length: none); -1: not looked for yet. */
   private nextBackslash = -1;
+  private nextQuote = -1;
   /** Frames depth of the batch's array (its elements are one deeper); 0 until found. */
   private containerDepth = 0;
   private element: ScannedElement | null = null;
@@ -79,6 +80,7 @@ export class JsonScanner {
     const base = this.offset;
     let i = 0;
     this.nextBackslash = -1;
+    this.nextQuote = -1;
     this.keyStart = 0;
     // A byte-order mark before the document is not JSON (decodeUtf8 drops it).
     if (base === 0 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) i = 3;
@@ -122,8 +124,8 @@ export class JsonScanner {
   /**
    * Inside a string from `i`: returns the index of its closing quote (or the chunk's last index).
    * Jumps from one quote or backslash to the next (Buffer.indexOf), so a long string costs no
-   * per-byte JavaScript; the next backslash is looked for once per chunk position, never again
-   * over the same bytes.
+   * per-byte JavaScript; each is looked for once per chunk position, never again over the same
+   * bytes, so a chunk costs linear time whatever it holds (a string of `\\a` repeated included).
    */
   private skipString(chunk: Uint8Array, i: number): number {
     for (; i < chunk.length; i++) {
@@ -145,8 +147,11 @@ export class JsonScanner {
         const s = (chunk as Buffer).indexOf(BACKSLASH, i);
         this.nextBackslash = s < 0 ? chunk.length : s;
       }
-      const q = (chunk as Buffer).indexOf(QUOTE, i);
-      const next = q < 0 ? this.nextBackslash : Math.min(q, this.nextBackslash);
+      if (this.nextQuote < i) {
+        const q = (chunk as Buffer).indexOf(QUOTE, i);
+        this.nextQuote = q < 0 ? chunk.length : q;
+      }
+      const next = Math.min(this.nextQuote, this.nextBackslash);
       if (next >= chunk.length) break;
       i = next - 1;
     }

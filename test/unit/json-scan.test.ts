@@ -14,7 +14,7 @@ const scan = (text: string, mode: 'single' | 'batch', maxDepth = 64, chunk = 1) 
 
 describe('JsonScanner', () => {
   it('cuts a batch into its elements, whatever the strings hold and however the bytes arrive', () => {
-    const items = [{ a: '[{,"}]' }, { b: 'é\\"\u2028', c: [1, 2, { d: '}' }] }, 3, 'x,y', null];
+    const items = [{ a: '[{,"}]' }, { b: 'é\\"\u2028', c: [1, 2, { d: '}' }] }, 3, 'x,y', null, { e: `${'\\a'.repeat(50)}"]` }];
     const text = ` [ ${items.map((i) => JSON.stringify(i)).join(' ,\n')} ] `;
     for (const chunk of [1, 2, 3, 7, 1000]) {
       const { slices, s } = scan(text, 'batch', 64, chunk);
