@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { statCpuMs } from '../src/graph/embedded/cpu';
 
 /** Helpers for benchmarks that run services as separate processes (bench/marquez.ts). */
 
@@ -88,13 +89,13 @@ export function jvmThreadCpuMs(pid: number): Record<JvmThreadGroup, number> {
     return out;
   }
   for (const t of tasks) {
+    let name: string;
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out[jvmThreadGroup(stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')))] += ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
+      name = fs.readFileSync(`/proc/${pid}/task/${t}/comm`, 'utf8').trim();
     } catch {
-      // gone meanwhile
+      continue; // gone meanwhile
     }
+    out[jvmThreadGroup(name)] += statCpuMs(`/proc/${pid}/task/${t}/stat`) ?? 0;
   }
   return out;
 }
