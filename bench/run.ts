@@ -143,6 +143,8 @@ async function main() {
    * A check of the plan refresher now, and the refresh it starts (or one already running) to its
    * end; the plans it replanned meanwhile are counted for the report (`settled`).
    */
+  /** Plans Neo4j compiled so far and those the refresher replanned: read around each clock. */
+  const planReading = async () => ({ counters: await readPlanCounters(app.executor), refreshed: await plansRefreshed(app.metrics) });
   const settled: { before: string; plans: number }[] = [];
   const settleRefresher = async (before: string) => {
     const from = await plansRefreshed(app.metrics);
@@ -207,7 +209,7 @@ async function main() {
   memory.phase('ingest (Tributary)');
   const cpu0 = cpuSeconds(neo4j?.pid);
   const threads0 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
-  const plans0 = { counters: await readPlanCounters(app.executor), refreshed: await plansRefreshed(app.metrics) };
+  const plans0 = await planReading();
   const ingestT = reused ? reused.ingestSeconds : await timed(viaHttp(source, expected));
   const eventCount = reused ? reused.events : seen.events;
   const bytes = reused ? reused.bytes : seen.bytes;
@@ -216,7 +218,7 @@ async function main() {
   seen.times = [];
   const cpu1 = reused ? { neo4j: cpu0.neo4j + reused.cpu.neo4j, node: cpu0.node + reused.cpu.node } : cpuSeconds(neo4j?.pid);
   const threads1 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
-  const plans1 = { counters: await readPlanCounters(app.executor), refreshed: await plansRefreshed(app.metrics) };
+  const plans1 = await planReading();
   if (!reused) {
     const loaded: Loaded = {
       date: new Date().toISOString(), events: eventCount, bytes, diffFrom, ingestSeconds: ingestT, refused,
@@ -242,7 +244,7 @@ async function main() {
   generated.events = [];
   const cpu2 = cpuSeconds(neo4j?.pid);
   const threads2 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
-  const plans2 = { counters: await readPlanCounters(app.executor), refreshed: await plansRefreshed(app.metrics) };
+  const plans2 = await planReading();
   // After the CPU figures: they compare the batch endpoint with the lower bound only.
   if (withKafka) await settleRefresher("the Kafka worker's run");
   const kafkaT = withKafka ? await timedKafka(() => app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
@@ -314,7 +316,7 @@ async function main() {
   }
   if (!reused) {
     // Plans compiled meanwhile: each costs Neo4j about a second of a core, beside the writes.
-    const compiled = (a: typeof plans0, b: typeof plans0) => {
+    const compiled = (a: Awaited<ReturnType<typeof planReading>>, b: Awaited<ReturnType<typeof planReading>>) => {
       const c = compiledSince(a.counters, b.counters);
       return `${c ? `${c.plans} plans compiled (${c.stale} found stale)` : 'plans compiled: unknown'}, ${b.refreshed - a.refreshed} refreshed in the background`;
     };
