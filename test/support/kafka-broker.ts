@@ -14,6 +14,8 @@ import { repoRoot } from './corpus';
  */
 export interface KafkaBroker {
   bootstrap: string;
+  /** The broker JVM's pid (a cluster's: its first node's), for CPU readings. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export async function startKafka(home: string, searchPath: string, javaHome?: st
   const [port, controller] = [await freePort(), await freePort()];
   const { props, jvm } = prepareKraft(home, classpath, java, { listeners: [`PLAINTEXT://127.0.0.1:${port}`], controllerPort: controller, numPartitions: 4 });
   const node = await startNode(java, jvm, props, home, port);
-  return { bootstrap: `127.0.0.1:${port}`, stop: node.stop };
+  return { bootstrap: `127.0.0.1:${port}`, pid: node.pid, stop: node.stop };
 }
 
 /** A KRaft cluster of `size` nodes on this machine (every node broker and controller). */
@@ -58,6 +60,7 @@ export async function startKafkaCluster(home: string, searchPath: string, javaHo
   const nodes = started.map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<typeof startNode>>>).value);
   return {
     bootstrap: ports.map((p) => `127.0.0.1:${p}`).join(','),
+    pid: nodes[0]!.pid,
     nodes: nodes.map((n, i) => ({ bootstrap: `127.0.0.1:${ports[i]}`, kill: n.kill })),
     stop: async () => {
       await Promise.all(nodes.map((n) => n.stop()));
@@ -65,7 +68,7 @@ export async function startKafkaCluster(home: string, searchPath: string, javaHo
   };
 }
 
-async function startNode(java: string, jvm: string[], props: string, home: string, port: number): Promise<{ stop(): Promise<void>; kill(): void }> {
+async function startNode(java: string, jvm: string[], props: string, home: string, port: number): Promise<{ pid: number; stop(): Promise<void>; kill(): void }> {
   const log = fs.openSync(path.join(home, 'kafka.log'), 'a');
   const child: ChildProcess = spawn(java, [...jvm, 'kafka.Kafka', props], { stdio: ['ignore', log, log] });
   fs.closeSync(log);
@@ -80,6 +83,7 @@ async function startNode(java: string, jvm: string[], props: string, home: strin
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
+    pid: child.pid!,
     kill: () => void child.kill('SIGKILL'),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -32,8 +32,24 @@ export async function createTopic(settings: KafkaSettings, partitions: number): 
 }
 
 /** Sends values in order; a key spreads them over partitions (same key, same partition). */
+/**
+ * Sends in requests of at most 200 messages and about 512 KB of values (a broker refuses a
+ * partition's batch over its message.max.bytes, 1 MB by default; wide-schema events reach 200 KB).
+ */
 export async function produce(producer: Producer, topic: string, messages: { key: string; value: string | Buffer }[]): Promise<void> {
-  for (let i = 0; i < messages.length; i += 200) await producer.send({ topic, messages: messages.slice(i, i + 200) });
+  let chunk: typeof messages = [];
+  let bytes = 0;
+  for (const m of messages) {
+    const size = Buffer.byteLength(m.value);
+    if (chunk.length > 0 && (chunk.length === 200 || bytes + size > 512 * 1024)) {
+      await producer.send({ topic, messages: chunk });
+      chunk = [];
+      bytes = 0;
+    }
+    chunk.push(m);
+    bytes += size;
+  }
+  if (chunk.length > 0) await producer.send({ topic, messages: chunk });
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 90_000): Promise<T> {
