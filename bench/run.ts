@@ -25,18 +25,15 @@ import { TraceService } from '../src/lineage/trace-service';
 import { Direction, Granularity } from '../src/lineage/types';
 import { createLogger } from '../src/log';
 import { bareSchema, bareWrite } from './bare-loader';
-import { KafkaWorker } from '../src/ingest/kafka-worker';
 import { Metrics } from '../src/metrics';
 import { Ingestor } from '../src/ingest/ingestor';
 import { ProjectionWriter } from '../src/ingest/writer';
-import type { Config } from '../src/config';
-import { startKafka } from '../test/support/kafka-broker';
-import { assignedMembers, committed, createTopic, kafkaClient, produce } from '../test/support/kafka';
 import { generate, SIZES, stream, type Output } from './generator';
 import { neo4jMemory } from '../src/graph/embedded/sizing';
-import { processCpuMs } from '../src/graph/embedded/cpu';
-import { jvmThreadCpuMs, rssMiB, type JvmThreadGroup } from './processes';
+import { rssMiB, type JvmThreadGroup } from './processes';
+import { clock, ingestRounds, roundsTable } from './rounds';
 import { replicaLag } from './replica-lag';
+import { KAFKA_BATCH, timedKafka } from './kafka-clock';
 
 /**
  * `npm run bench -- [S|M|L]`: generates a lineage stream of that size, then in one run measures
@@ -50,7 +47,9 @@ import { replicaLag } from './replica-lag';
  *  - with --kafka: the Kafka worker on a fresh stream of the same size (its own names) through a
  *    local KRaft broker (4 partitions, keyed by run id), timed from the first poll to the last
  *    offset committed; producing is not timed.
- *  - with --ingest-only: the ingestion tables only, printed (no report written; no replica lag).
+ *  - with --ingest-only: the ingestion tables only, printed (no report written; no replica lag),
+ *    and --rounds N (default 3) more pairs of clocks on fresh streams, the order alternating
+ *    (rounds.ts): the ratio as the JVM ages, the last round being the steady state.
  *  - with --scale-out: the same with 1, 2 and 4 Kafka workers in one group, each with its own
  *    projection writer (as separate processes have), over one Neo4j (issue 27): a fresh stream of
  *    the same size each time; the ratio of each to one worker, and the lock conflicts retried.
@@ -59,7 +58,7 @@ import { replicaLag } from './replica-lag';
  */
 async function main() {
   const args = process.argv.slice(2);
-  const size = (args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--jobs') ?? 'S').toUpperCase();
+  const size = (args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--jobs' && args[i - 1] !== '--rounds') ?? 'S').toUpperCase();
   // XL is streamed: generated while it is sent, never held (its JSON is several GB); its lower bound
   // would need a second copy of a store of tens of GB, so it is measured on S and M only.
   const streamed = size === 'XL';
@@ -72,6 +71,11 @@ async function main() {
   // --ingest-only: the ingestion tables only (batch endpoint, lower bound, --kafka), printed, no
   // report written: for trying a change to the projection in a minute or two.
   const ingestOnly = args.includes('--ingest-only') && !reuse;
+  // --rounds N (default 3, with --ingest-only only: they add streams the query phase would see).
+  const roundsArg = args.indexOf('--rounds');
+  const roundsWanted = ingestOnly ? (roundsArg >= 0 ? Number(args[roundsArg + 1]) : 3) : 0;
+  if (!Number.isInteger(roundsWanted) || roundsWanted < 0 || roundsWanted > 20) throw new Error('--rounds N: a whole number from 0 to 20');
+  if (roundsArg >= 0 && !ingestOnly) throw new Error('--rounds goes with --ingest-only (its streams would change the graph the query phase measures)');
   // --jobs N: the size's shape with fewer (or more) jobs, for a trial run; the report says so.
   const jobsArg = args.indexOf('--jobs');
   const spec = SIZES[size] && jobsArg >= 0 ? { ...SIZES[size], jobs: Number(args[jobsArg + 1]) } : SIZES[size];
@@ -151,6 +155,15 @@ async function main() {
     while ((await app.refresher?.check()) === 'busy') await new Promise((r) => setTimeout(r, 500));
     settled.push({ before, plans: (await plansRefreshed(app.metrics)) - from });
   };
+  /** The settled counts, those of the rounds' clocks summed. */
+  const settledText = () => {
+    const byClock = new Map<string, { plans: number; clocks: number }>();
+    for (const x of settled) {
+      const c = byClock.get(x.before) ?? { plans: 0, clocks: 0 };
+      byClock.set(x.before, { plans: c.plans + x.plans, clocks: c.clocks + 1 });
+    }
+    return [...byClock].map(([before, c]) => `${c.plans} before ${c.clocks > 1 ? `${c.clocks} of ${before}s` : before}`).join(', ');
+  };
   const viaHttp = (events: Iterable<Record<string, unknown>>, total: number) => async () => {
     const it = events[Symbol.iterator]();
     const nextChunk = () => {
@@ -207,22 +220,20 @@ async function main() {
     await settleRefresher("the batch endpoint's run");
   }
   memory.phase('ingest (Tributary)');
-  const cpu0 = cpuSeconds(neo4j?.pid);
-  const threads0 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
   const plans0 = await planReading();
-  const ingestT = reused ? reused.ingestSeconds : await timed(viaHttp(source, expected));
+  const tributaryClock = reused ? null : await clock(neo4j?.pid, viaHttp(source, expected));
+  const ingestT = reused ? reused.ingestSeconds : tributaryClock!.seconds;
   const eventCount = reused ? reused.events : seen.events;
   const bytes = reused ? reused.bytes : seen.bytes;
   // The lineage diff case starts at the median event time (about half the runs before it).
   const diffFrom = reused ? reused.diffFrom : seen.times.sort()[Math.floor(eventCount / 2)]!;
   seen.times = [];
-  const cpu1 = reused ? { neo4j: cpu0.neo4j + reused.cpu.neo4j, node: cpu0.node + reused.cpu.node } : cpuSeconds(neo4j?.pid);
-  const threads1 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
+  const tributaryCpu = reused ? reused.cpu : { neo4j: tributaryClock!.neo4j, node: tributaryClock!.node };
   const plans1 = await planReading();
   if (!reused) {
     const loaded: Loaded = {
       date: new Date().toISOString(), events: eventCount, bytes, diffFrom, ingestSeconds: ingestT, refused,
-      cpu: { neo4j: cpu1.neo4j - cpu0.neo4j, node: cpu1.node - cpu0.node },
+      cpu: tributaryCpu,
       // What the query cases read of the outputs: names, layer, column lineage, the first field.
       outputs: outputs.map((o) => ({ ...o, fields: o.fields.slice(0, 1) })),
     };
@@ -237,23 +248,51 @@ async function main() {
     await settleRefresher("the lower bound's run");
     await app.refresher?.pause();
   }
-  const bareT = withLowerBound ? await timed(viaBare(generated.events)) : NaN;
+  const bareClock = withLowerBound ? await clock(neo4j?.pid, viaBare(generated.events)) : null;
+  const bareT = bareClock?.seconds ?? NaN;
   app.refresher?.resume();
   // The stream is no longer needed: let it go, so that the service (same process) does not pay
   // for collecting hundreds of MB during the query phase.
   generated.events = [];
-  const cpu2 = cpuSeconds(neo4j?.pid);
-  const threads2 = neo4j ? jvmThreadCpuMs(neo4j.pid) : null;
   const plans2 = await planReading();
-  // After the CPU figures: they compare the batch endpoint with the lower bound only.
-  if (withKafka) await settleRefresher("the Kafka worker's run");
-  const kafkaT = withKafka ? await timedKafka(() => app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, path.join(home, 'kafka'), config) : NaN;
+  // --rounds N (with --ingest-only): more pairs of clocks on fresh streams, the order alternating.
+  const rounds = withLowerBound && ingestOnly && tributaryClock && bareClock
+    ? await ingestRounds({
+        rounds: roundsWanted,
+        neo4jPid: neo4j?.pid,
+        stream: (round, side) => generate({ ...spec, seed: 70 + round * 2 + (side === 'bound' ? 1 : 0), nameOffset: 50_000_000 + round * 2_000_000 + (side === 'bound' ? 1_000_000 : 0) }).events,
+        tributary: (events) => viaHttp(events, events.length),
+        bound: (events) => viaBare(events),
+        settle: () => settleRefresher("the rounds' clock"),
+        pause: async () => app.refresher?.pause(),
+        resume: () => app.refresher?.resume(),
+      })
+    : [];
+  let plans3: Awaited<ReturnType<typeof planReading>> | null = null;
+  // Its own warm-up stream first (2000 events, names of its own) through the same broker: the Kafka
+  // path's statements (offsets) planned and compiled before its clock, as the HTTP path's are.
+  const kafkaWarm = () => generate({ ...spec, jobs: streamed ? 100 : 500, seed: 8, nameOffset: 11_000_000 }).events;
+  const kafka = withKafka
+    ? await timedKafka(() => app.ingestor, generate({ ...spec, seed: 43, nameOffset: 20_000_000 }).events, {
+        home: path.join(home, 'kafka'), config, neo4jPid: neo4j?.pid, warm: {
+          events: kafkaWarm(),
+          settle: async () => {
+            await settleRefresher("the Kafka worker's run");
+            plans3 = await planReading();
+          },
+        },
+      })
+    : null;
+  if (kafka) process.stdout.write(`Kafka worker: joined and received the first batch after ${s(kafka.joinSeconds)} s (not timed); ${s(kafka.seconds)} s\n`);
+  const plans4 = withKafka ? await planReading() : null;
+  const kafkaT = kafka?.seconds ?? NaN;
   const scaleOut: { workers: number; seconds: number; conflicts: number }[] = [];
   for (const workers of withScaleOut ? [1, 2, 4] : []) {
     const conflicts0 = await lockConflicts(app.metrics);
     const events = generate({ ...spec, seed: 44 + workers, nameOffset: 30_000_000 + workers * 1_000_000 }).events;
     const own = () => new Ingestor(app.executor, log, app.metrics, app.rules, new ProjectionWriter());
-    const seconds = await timedKafka(own, events, path.join(home, `kafka-${workers}`), config, workers);
+    const { seconds, joinSeconds } = await timedKafka(own, events, { home: path.join(home, `kafka-${workers}`), config, neo4jPid: neo4j?.pid, workers });
+    process.stdout.write(`Kafka workers (${workers}): joined and received the first batch after ${s(joinSeconds)} s (not timed); ${s(seconds)} s\n`);
     scaleOut.push({ workers, seconds, conflicts: (await lockConflicts(app.metrics)) - conflicts0 });
   }
   // Replica lag: offered loads as fractions of one projector's rate just measured, 30 s each.
@@ -280,7 +319,9 @@ async function main() {
   out('|---|---|---|---|---|---|');
   const refusedAll = reused ? reused.refused : refused;
   out(`| Tributary, HTTP batch endpoint (100/request, 4 clients${refusedAll > 0 ? `; ${refusedAll} requests answered 503 while the projection was more than TRIBUTARY_SPOOL_MAX_MB behind, retried after Retry-After` : ''}) | ${eventCount} | ${s(ingestT)} | ${rate(eventCount, ingestT)} | ${(bytes / 1e6 / ingestT).toFixed(2)} | ${withLowerBound ? (bareT / ingestT).toFixed(2) : "–"} |`);
-  if (withKafka) out(`| Tributary, Kafka worker (4 partitions, up to ${KAFKA_BATCH} events a transaction; a fresh stream of the same size) | ${eventCount} | ${s(kafkaT)} | ${rate(eventCount, kafkaT)} | ${(bytes / 1e6 / kafkaT).toFixed(2)} | ${withLowerBound ? (bareT / kafkaT).toFixed(2) : '–'} |`);
+  // After rounds, the Kafka worker runs on the aged JVM: its ratio is to the last round's lower bound.
+  const kafkaBound = rounds.length > 0 ? rounds[rounds.length - 1]!.bound.seconds : bareT;
+  if (withKafka) out(`| Tributary, Kafka worker (4 partitions, up to ${KAFKA_BATCH} events a transaction; a fresh stream of the same size${rounds.length > 0 ? `, after the ${rounds.length} rounds below: ratio to the last round's lower bound` : ''}) | ${eventCount} | ${s(kafkaT)} | ${rate(eventCount, kafkaT)} | ${(bytes / 1e6 / kafkaT).toFixed(2)} | ${withLowerBound ? (kafkaBound / kafkaT).toFixed(2) : '–'} |`);
   for (const r of scaleOut) {
     const one = scaleOut[0]!.seconds;
     out(`| Tributary, ${r.workers} Kafka worker${r.workers > 1 ? 's' : ''}, own projection writers (4 partitions; a fresh stream; ${(one / r.seconds).toFixed(2)}× one worker, ${r.conflicts} lock conflicts retried) | ${eventCount} | ${s(r.seconds)} | ${rate(eventCount, r.seconds)} | ${(bytes / 1e6 / r.seconds).toFixed(2)} | ${withLowerBound ? (bareT / r.seconds).toFixed(2) : '–'} |`);
@@ -293,23 +334,24 @@ async function main() {
     out();
     out('| path | Neo4j | Node.js (service + client) |');
     out('|---|---|---|');
-    out(`| Tributary | ${per1k(cpu1.neo4j - cpu0.neo4j)} | ${per1k(cpu1.node - cpu0.node)} |`);
-    if (withLowerBound) out(`| lower bound | ${per1k(cpu2.neo4j - cpu1.neo4j)} | ${per1k(cpu2.node - cpu1.node)} |`);
+    out(`| Tributary | ${per1k(tributaryCpu.neo4j)} | ${per1k(tributaryCpu.node)} |`);
+    if (bareClock) out(`| lower bound | ${per1k(bareClock.neo4j)} | ${per1k(bareClock.node)} |`);
+    // The broker is a JVM of its own on the same two cores, started for this run (bench-only).
+    if (kafka) out(`| Tributary, Kafka worker (the broker besides: ${per1k(kafka.cpu.broker)}) | ${per1k(kafka.cpu.neo4j)} | ${per1k(kafka.cpu.node)} |`);
     out();
-    if (threads0 && threads1 && threads2 && !reused) {
+    if (tributaryClock?.threads) {
       // Neo4j's CPU by thread: the queries' work per event, apart from the JIT's, which fades with the process's age.
-      const group = (a: Record<JvmThreadGroup, number>, b: Record<JvmThreadGroup, number>, g: JvmThreadGroup) => per1k((b[g] - a[g]) / 1000);
-      const row = (name: string, a: Record<JvmThreadGroup, number>, b: Record<JvmThreadGroup, number>) => `| ${name} | ${group(a, b, 'queries')} | ${group(a, b, 'jit')} | ${group(a, b, 'gc')} | ${group(a, b, 'other')} |`;
+      const row = (name: string, t: Record<JvmThreadGroup, number>) => `| ${name} | ${per1k(t.queries / 1000)} | ${per1k(t.jit / 1000)} | ${per1k(t.gc / 1000)} | ${per1k(t.other / 1000)} |`;
       out("Neo4j's CPU seconds per 1000 events by thread: its queries (Bolt workers, planning included), the JVM's JIT compilers, garbage collection, the rest:");
       out();
       out('| path | queries | JIT | GC | other |');
       out('|---|---|---|---|---|');
-      out(row('Tributary', threads0, threads1));
-      if (withLowerBound) {
-        out(row('lower bound', threads1, threads2));
-        const q = (a: Record<JvmThreadGroup, number>, b: Record<JvmThreadGroup, number>) => b.queries - a.queries;
+      out(row('Tributary', tributaryClock.threads));
+      if (kafka?.threads) out(row('Tributary, Kafka worker', kafka.threads));
+      if (bareClock?.threads) {
+        out(row('lower bound', bareClock.threads));
         out();
-        out(`Neo4j's query work per event: ${(q(threads0, threads1) / q(threads1, threads2)).toFixed(2)}× the lower bound's.`);
+        out(`Neo4j's query work per event: ${(tributaryClock.threads.queries / bareClock.threads.queries).toFixed(2)}× the lower bound's.`);
       }
       out();
     }
@@ -320,7 +362,16 @@ async function main() {
       const c = compiledSince(a.counters, b.counters);
       return `${c ? `${c.plans} plans compiled (${c.stale} found stale)` : 'plans compiled: unknown'}, ${b.refreshed - a.refreshed} refreshed in the background`;
     };
-    out(`Query plans during the batch endpoint's run: ${compiled(plans0, plans1)}${withLowerBound ? `; during the lower bound's (the refresher paused): ${compiled(plans1, plans2)}` : ''}. Replanned by the refresher before each clock started: ${settled.map((x) => `${x.plans} before ${x.before}`).join(', ')}.`);
+    out(`Query plans during the batch endpoint's run: ${compiled(plans0, plans1)}${withLowerBound ? `; during the lower bound's (the refresher paused): ${compiled(plans1, plans2)}` : ''}${plans3 && plans4 ? `; during the Kafka worker's (its broker's start and group join included): ${compiled(plans3, plans4)}` : ''}. Replanned by the refresher before each clock started: ${settledText()}.`);
+    out();
+  }
+  if (rounds.length > 0 && tributaryClock && bareClock) {
+    out(`Rounds (--rounds ${rounds.length}): the same sizes again on fresh streams, the order alternating, each clock after Neo4j went quiet (${rounds.flatMap((r) => [r.tributary.quietWait, r.bound.quietWait]).reduce((a, b) => a + b, 0).toFixed(0)} s waited in all): the JVM ages, and the last round is the steady state. Per 1000 events, CPU seconds:`);
+    out();
+    for (const line of roundsTable({ round: 0, boundFirst: false, events: eventCount, tributary: tributaryClock, bound: bareClock }, rounds)) out(line);
+    out();
+    const last = rounds[rounds.length - 1]!;
+    out(`Steady state (round ${last.round}): the batch endpoint at ${(last.bound.seconds / last.tributary.seconds).toFixed(2)}× the lower bound, Neo4j's query work ${last.tributary.threads && last.bound.threads ? (last.tributary.threads.queries / last.bound.threads.queries).toFixed(2) : '–'}× the lower bound's.`);
     out();
   }
   if (ingestOnly) {
@@ -535,12 +586,6 @@ function batchesOf<T>(xs: T[], n: number): T[][] {
   return out;
 }
 
-async function timed(work: () => Promise<void>): Promise<number> {
-  const t = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - t) / 1e9;
-}
-
 async function samples(n: number, run: (i: number) => Promise<number>) {
   const ms: number[] = [];
   const sizes: number[] = [];
@@ -604,11 +649,6 @@ async function graphSize(driver: Driver) {
 }
 
 /** CPU seconds (user + system) so far of this process and of the Neo4j process (Linux /proc). */
-function cpuSeconds(neo4jPid: number | undefined): { node: number; neo4j: number } {
-  const u = process.cpuUsage();
-  return { node: (u.user + u.system) / 1e6, neo4j: neo4jPid ? (processCpuMs(neo4jPid) ?? NaN) / 1000 : 0 };
-}
-
 
 /** Samples this process's RSS, Neo4j's RSS and its used heap (JMX) every 2 s; keeps the maxima per phase. */
 class MemorySampler {
@@ -665,7 +705,6 @@ main().catch((err) => {
   process.exit(1);
 });
 
-const KAFKA_BATCH = 500;
 /** Replica lag levels (--scale-out): offered load as a fraction of one projector's measured rate. */
 const LAG_LOAD = [0.25, 0.5, 0.75];
 
@@ -678,46 +717,3 @@ async function lockConflicts(metrics: Metrics): Promise<number> {
   return (await metrics.lockConflicts.get()).values.reduce((n, v) => n + v.value, 0);
 }
 
-/**
- * Seconds Kafka workers take to store and project `events` on a fresh topic of a local broker.
- * One worker (--kafka): the events are produced beforehand. `workers` given (--scale-out): that many
- * workers (one group, each on its own ingestor) join first, and the events are produced once every
- * one holds a partition, so no rebalance falls inside the timed part; producing 4 partitions' worth
- * overlaps its start.
- */
-async function timedKafka(ingestor: () => Ingestor, events: Record<string, unknown>[], home: string, config: Config, workers?: number): Promise<number> {
-  const broker = await startKafka(home, config.embedded.searchPath, config.embedded.javaHome);
-  try {
-    const id = Math.random().toString(16).slice(2, 10);
-    const settings = { brokers: [broker.bootstrap], topic: `bench.${id}`, dlqTopic: `bench.${id}.dlq`, groupId: `bench-${id}`, clientId: `bench-${id}`, sessionTimeoutMs: 10_000, maxBatch: KAFKA_BATCH, maxBatchBytes: 16 * 2 ** 20, stuckMs: 600_000 };
-    await createTopic(settings, 4);
-    const producer = kafkaClient(settings).producer();
-    await producer.connect();
-    const send = () => produce(producer, settings.topic, events.map((e) => ({ key: String((e.run as { runId?: string } | undefined)?.runId ?? ''), value: JSON.stringify(e) })));
-    if (workers === undefined) await send();
-    // Timed from the first batch handed to a worker (joining the group is not ingestion) until the
-    // group's committed offsets cover every event; progress is read from the workers' own metrics,
-    // so the clock's polling costs no Kafka connections.
-    const metrics = new Metrics();
-    const group = Array.from({ length: workers ?? 1 }, () => new KafkaWorker(settings, ingestor(), createLogger('warn'), metrics));
-    const joinStarted = Date.now();
-    await Promise.all(group.map((w) => w.start()));
-    if (workers !== undefined) {
-      while ((await assignedMembers(settings)) < Math.min(workers, 4)) await new Promise((r) => setTimeout(r, 200));
-      await send();
-    }
-    await producer.disconnect();
-    const batches = async () => (await metrics.kafkaBatch.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
-    while ((await batches()) === 0) await new Promise((r) => setTimeout(r, 5));
-    const t = Date.now();
-    const handled = async () => (await metrics.ingestEvents.get()).values.reduce((n, v) => n + v.value, 0);
-    while ((await handled()) < events.length) await new Promise((r) => setTimeout(r, 20));
-    while ((await committed(settings)) < events.length) await new Promise((r) => setTimeout(r, 50));
-    const seconds = (Date.now() - t) / 1000;
-    process.stdout.write(`Kafka workers (${workers ?? 1}): joined and received the first batch after ${((t - joinStarted) / 1000).toFixed(2)} s (not timed); ${s(seconds)} s\n`);
-    await Promise.all(group.map((w) => w.stop()));
-    return seconds;
-  } finally {
-    await broker.stop();
-  }
-}
