@@ -7,7 +7,7 @@ import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
-import { MIN_DIVERGENT_COUNT, namedBy, PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
+import { MIN_DIVERGENT_COUNT, PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
 import { warmUpPlans, warmUpShapes, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
@@ -176,7 +176,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       ? new PlanRefresher(executor, used, log, {
           intervalMs: config.planRefreshS * 1000,
           threshold: 0.75,
-          relevant: namedBy(Object.values(queries)),
+          texts: queries,
           minCount: MIN_DIVERGENT_COUNT,
           onRefreshed: () => metrics?.plansRefreshed.inc(),
         })

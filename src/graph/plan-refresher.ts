@@ -17,12 +17,14 @@ import { Query } from './queries';
  * With the refresher on, the embedded Neo4j checks a plan at most hourly, with its threshold fixed
  * at 0.95 (no decay: tools/neo4j/Launcher.java, `tributary.replan`), and this class does the
  * replanning instead:
- * every `intervalMs` it reads the same statistics (health/graph-counts.cypher) and, once one of
- * the service's own labels and types (namedBy) of at least MIN_DIVERGENT_COUNT has diverged past
- * `threshold` (0.75, Neo4j's own default) from the counts of its last refresh,
- * re-plans every shape the service has used or warmed up since it started (`CYPHER replan=force EXPLAIN`, which
- * replaces the cached plan and runs nothing), one at a time, each followed by a pause as long as
- * itself, so a refresh takes at most about half a core. A statement that ran after a write in its
+ * every `intervalMs` it reads the same statistics (health/graph-counts.cypher) and re-plans
+ * (`CYPHER replan=force EXPLAIN`, which replaces the cached plan and runs nothing) each shape the
+ * service has used or warmed up since it started for which a statistic of the labels and types its
+ * own query names (namedBy), of at least MIN_DIVERGENT_COUNT, has diverged past `threshold` (0.75,
+ * Neo4j's own default) from the reading it was last planned against: a graph where only runs and
+ * events grow replans the statements that read runs, not the lineage expansions over datasets and
+ * fields. One at a time, each followed by a pause as long as itself, so a refresh takes at most
+ * about half a core. A statement that ran after a write in its
  * transaction is replanned that way too (ExplainOptions.afterWrite: Neo4j caches its plan apart).
  * Neo4j's own check stays as the hourly net for what the refresher does not know of (shapes past
  * UsedShapes' maximum).
@@ -68,6 +70,11 @@ export class UsedShapes {
 
   list(): Shape[] {
     return [...this.shapes.values()];
+  }
+
+  /** The shapes with their keys (query, write mode and signature). */
+  keyed(): [string, Shape][] {
+    return [...this.shapes.entries()];
   }
 }
 
@@ -166,10 +173,13 @@ export const MIN_DIVERGENT_COUNT = 1_000;
 
 export interface PlanRefresherOptions {
   intervalMs: number;
-  /** Divergence past which every used shape is re-planned. */
+  /** Divergence past which a used shape is re-planned. */
   threshold: number;
-  /** Which statistics count (namedBy: those of the service's own labels and types); all when absent. */
-  relevant?: (key: string) => boolean;
+  /**
+   * The query texts: a shape's plan is checked against the statistics of the labels and types its
+   * own text names (namedBy). Absent: against every statistic.
+   */
+  texts?: Readonly<Partial<Record<Query, string>>>;
   /** Statistics below this count in both readings are left out (MIN_DIVERGENT_COUNT in the service); 0 when absent. */
   minCount?: number;
   /** Told each plan the refresher compiled (tributary_plans_refreshed_total). */
@@ -178,7 +188,12 @@ export interface PlanRefresherOptions {
 
 export class PlanRefresher {
   private timer?: NodeJS.Timeout;
-  private baseline: Statistics | null = null;
+  /** The previous check's reading: a shape first met since is taken as planned against it. */
+  private latest: Statistics | null = null;
+  /** The reading each shape (by UsedShapes key) was last planned against. */
+  private readonly plannedAt = new Map<string, Statistics>();
+  /** Which statistics count for a query: those its text names. */
+  private readonly relevance = new Map<Query, (key: string) => boolean>();
   private busy: Promise<void> | null = null;
   private stopped = false;
   /** Refresh passes run, plans re-planned, and EXPLAINs that failed. */
@@ -220,9 +235,10 @@ export class PlanRefresher {
   }
 
   /**
-   * One check: the first reading becomes the baseline; past `threshold`, a refresh pass, after
-   * which the reading taken before it is the new baseline. Never rejects; a check while one runs is
-   * skipped. Resolves with what it did.
+   * One check: the first reading becomes the baseline; then the shapes whose own statistics
+   * diverged past `threshold` since they were planned are re-planned, each taking this reading as
+   * its new baseline once done. Never rejects; a check while one runs is skipped. Resolves with
+   * what it did ('failed': a pass cut short, its shapes left are tried again at the next check).
    */
   check(): Promise<'baseline' | 'fresh' | 'refreshed' | 'busy' | 'failed'> {
     if (this.busy || this.stopped) return Promise.resolve('busy');
@@ -230,19 +246,17 @@ export class PlanRefresher {
     const run = async () => {
       try {
         const now = await readStatistics(this.executor);
-        if (!this.baseline) {
-          this.baseline = now;
+        const previous = this.latest;
+        this.latest = now;
+        if (!previous) {
           outcome = 'baseline';
           return;
         }
-        const d = divergence(this.baseline, now, this.options.relevant, this.options.minCount);
-        if (d.value <= this.options.threshold) return;
-        if (!(await this.refresh(d))) {
-          outcome = 'failed';
-          return;
-        }
-        this.baseline = now;
-        outcome = 'refreshed';
+        const shapes = this.shapes.keyed();
+        for (const [key] of shapes) if (!this.plannedAt.has(key)) this.plannedAt.set(key, previous);
+        const stale = staleShapes(shapes, (key) => this.plannedAt.get(key)!, now, (q) => this.relevantTo(q), this.options);
+        if (stale.length === 0) return;
+        outcome = (await this.refresh(stale, now)) ? 'refreshed' : 'failed';
       } catch (err) {
         outcome = 'failed';
         if (!this.stopped) this.log.warn('plan refresh check failed', { error: err });
@@ -255,22 +269,29 @@ export class PlanRefresher {
     return busy.then(() => outcome);
   }
 
+  private relevantTo(query: Query): ((key: string) => boolean) | undefined {
+    const text = this.options.texts?.[query];
+    if (text === undefined) return undefined;
+    let relevant = this.relevance.get(query);
+    if (!relevant) this.relevance.set(query, (relevant = namedBy([text])));
+    return relevant;
+  }
+
   /**
-   * One pass over the shapes. Resolves false, keeping the baseline so that the next check tries
-   * again, when it was cut short: stopped, or the graph database went down (liveness), where every
-   * further EXPLAIN would only fail and log.
+   * One pass over the stale shapes. Resolves false when it was cut short: stopped, or the graph
+   * database went down (liveness), where every further EXPLAIN would only fail and log.
    */
-  private async refresh(d: { value: number; key: string | null }): Promise<boolean> {
-    const shapes = this.shapes.list();
+  private async refresh(stale: Stale[], now: Statistics): Promise<boolean> {
     const t0 = Date.now();
     let plans = 0;
     let failed = 0;
-    for (const shape of shapes) {
+    for (const { key, shape } of stale) {
       if (this.stopped) break;
       const started = Date.now();
       try {
         await this.executor.explain(shape.query, shape.params, shape.write, { force: true, afterWrite: shape.afterWrite });
         plans++;
+        this.plannedAt.set(key, now);
         this.options.onRefreshed?.();
       } catch (err) {
         if (this.stopped) break;
@@ -281,6 +302,8 @@ export class PlanRefresher {
           return false;
         }
         failed++;
+        // Planned against this reading all the same: a shape that fails to EXPLAIN is not retried at every check.
+        this.plannedAt.set(key, now);
         this.log.warn('plan refresh failed', { query: shape.query, error: err });
       }
       await pauseAsLongAs(started);
@@ -288,14 +311,45 @@ export class PlanRefresher {
     this.counts.refreshes++;
     this.counts.plans += plans;
     this.counts.failed += failed;
+    const worst = stale.reduce((a, b) => (b.value > a.value ? b : a));
     this.log.info('query plans refreshed: the graph statistics changed', {
-      statistic: d.key,
-      divergence: Math.round(d.value * 100) / 100,
+      statistic: worst.statistic,
+      divergence: Math.round(worst.value * 100) / 100,
       plans,
       failed,
+      of: this.shapes.size,
       dropped: this.shapes.dropped,
       ms: Date.now() - t0,
     });
     return !this.stopped;
   }
+}
+
+/**
+ * The shapes whose plan is stale: a statistic relevant to the shape's query (all, where
+ * `relevantTo` gives none), of at least `minCount` in either reading, diverged past `threshold`
+ * between the reading it was planned against and `now`.
+ */
+export function staleShapes(
+  shapes: [string, Shape][],
+  plannedAt: (key: string) => Statistics,
+  now: Statistics,
+  relevantTo: (query: Query) => ((key: string) => boolean) | undefined,
+  limits: { threshold: number; minCount?: number },
+): Stale[] {
+  const stale: Stale[] = [];
+  for (const [key, shape] of shapes) {
+    const d = divergence(plannedAt(key), now, relevantTo(shape.query), limits.minCount);
+    if (d.value > limits.threshold) stale.push({ key, shape, value: d.value, statistic: d.key });
+  }
+  return stale;
+}
+
+/** A shape found stale, with its key and the statistic that diverged most. */
+export interface Stale {
+  key: string;
+  shape: Shape;
+  value: number;
+  /** That statistic (readStatistics' key). */
+  statistic: string | null;
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import neo4j from 'neo4j-driver';
-import { divergence, MIN_DIVERGENT_COUNT, namedBy, signature, UsedShapes } from '../../src/graph/plan-refresher';
+import { divergence, MIN_DIVERGENT_COUNT, namedBy, signature, staleShapes, UsedShapes, type Statistics } from '../../src/graph/plan-refresher';
 import { Query } from '../../src/graph/queries';
 
 describe('plan refresher: the shapes it keeps', () => {
@@ -73,5 +73,46 @@ describe('plan refresher: namedBy', () => {
 
   it("leaves out other applications' labels and types, alone or beside the service's", () => {
     for (const k of ['n:BDataset', 'r:Run:OWNS:Dataset', 'r:Person::', 'is:BDataset:id', 'iu:Job|Person:name', 'n:Dataset2']) assert.equal(relevant(k), false, k);
+  });
+});
+
+describe('plan refresher: which shapes a refresh replans', () => {
+  // Two queries: one over runs, one over datasets and fields only.
+  const texts: Partial<Record<Query, string>> = {
+    [Query.MergeRuns]: 'UNWIND $rows AS r MERGE (run:Run {id: r.id}) WITH run MATCH (j:Job {id: run.jobId}) MERGE (run)-[:RUN_OF]->(j)',
+    [Query.ExpandUpstream]: 'MATCH (d:Dataset)<-[:PRODUCES]-(j:Job)<-[:FEEDS]-(u:Dataset) MATCH (d)-[:HAS_FIELD]->(f:Field) RETURN u, f',
+  };
+  const relevantTo = (q: Query) => (texts[q] === undefined ? undefined : namedBy([texts[q]!]));
+  const used = new UsedShapes();
+  used.record(Query.MergeRuns, { rows: [{ id: 'r' }] }, true);
+  used.record(Query.ExpandUpstream, { datasetIds: ['d'] }, false);
+  used.record(Query.SchemaApplied, { names: ['x'] }, false); // no text given: every statistic counts
+  const planned: Statistics = new Map([['n:Run', 10_000], ['n:Job', 2_000], ['n:Dataset', 5_000], ['n:Field', 50_000], ['r:Run:RUN_OF:Job', 10_000], ['n:Other', 1_000]]);
+  const queries = (stale: ReturnType<typeof staleShapes>) => stale.map((s) => s.shape.query).sort();
+
+  it('replans the statements that name what grew, not those over datasets and fields', () => {
+    // Runs (and their edges) grow fivefold; datasets, jobs and fields stay.
+    const now = new Map([...planned, ['n:Run', 50_000], ['r:Run:RUN_OF:Job', 50_000]]);
+    const stale = staleShapes(used.keyed(), () => planned, now, relevantTo, { threshold: 0.75, minCount: MIN_DIVERGENT_COUNT });
+    assert.deepEqual(queries(stale), [Query.SchemaApplied, Query.MergeRuns].sort());
+    assert.equal(stale.find((s) => s.shape.query === Query.MergeRuns)?.statistic, 'n:Run');
+    assert.equal(stale[0]!.value, 0.8);
+  });
+
+  it('replans the expansions once fields grow past the threshold, and nothing below it or under the floor', () => {
+    const fields = new Map([...planned, ['n:Field', 250_000]]);
+    assert.deepEqual(queries(staleShapes(used.keyed(), () => planned, fields, relevantTo, { threshold: 0.75 })), [Query.ExpandUpstream, Query.SchemaApplied].sort());
+    const some = new Map([...planned, ['n:Field', 150_000]]);
+    assert.deepEqual(staleShapes(used.keyed(), () => planned, some, relevantTo, { threshold: 0.75 }), []);
+    const small = new Map([...planned, ['n:Other', 0], ['n:Tag', 900]]);
+    assert.deepEqual(queries(staleShapes(used.keyed(), () => planned, small, relevantTo, { threshold: 0.75, minCount: MIN_DIVERGENT_COUNT })), [Query.SchemaApplied], 'only the query without a text counts Other');
+  });
+
+  it('measures each shape from the reading it was last planned against', () => {
+    const grown = new Map([...planned, ['n:Run', 50_000], ['r:Run:RUN_OF:Job', 50_000]]);
+    // MergeRuns was replanned at `grown`; ExpandUpstream still dates from `planned`.
+    const at = (key: string) => (key.startsWith(Query.MergeRuns) ? grown : planned);
+    const later = new Map([...grown, ['n:Run', 60_000], ['n:Field', 250_000]]);
+    assert.deepEqual(queries(staleShapes(used.keyed(), at, later, relevantTo, { threshold: 0.75 })), [Query.ExpandUpstream, Query.SchemaApplied].sort());
   });
 });
