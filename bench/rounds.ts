@@ -1,3 +1,4 @@
+import { PerformanceObserver } from 'node:perf_hooks';
 import { processCpuMs } from '../src/graph/embedded/cpu';
 import { jvmThreadCpuMs, type JvmThreadGroup } from './processes';
 
@@ -20,6 +21,21 @@ export interface Clock {
   threads: Record<JvmThreadGroup, number> | null;
   /** Seconds spent before the clock waiting for Neo4j to go quiet (see untilQuiet). */
   quietWait: number;
+  /** Milliseconds this process spent in garbage collection meanwhile (the bench client's data included). */
+  gcMs: number;
+}
+
+/** This process's garbage collection so far (ms), from the start of the first clock. */
+let gcTotalMs = 0;
+let gcObserver: PerformanceObserver | null = null;
+function gcMs(): number {
+  if (!gcObserver) {
+    gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) gcTotalMs += e.duration;
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
+  }
+  return gcTotalMs;
 }
 
 export interface Round {
@@ -54,6 +70,7 @@ export async function untilQuiet(neo4jPid: number | undefined, maxMs = 30_000): 
 /** Runs `work` on a clock, after Neo4j went quiet, reading both processes' CPU around it. */
 export async function clock(neo4jPid: number | undefined, work: () => Promise<void>): Promise<Clock> {
   const quietWait = await untilQuiet(neo4jPid);
+  const gc0 = gcMs();
   const cpu0 = cpuSeconds(neo4jPid);
   const th0 = neo4jPid ? jvmThreadCpuMs(neo4jPid) : null;
   const t = process.hrtime.bigint();
@@ -62,7 +79,9 @@ export async function clock(neo4jPid: number | undefined, work: () => Promise<vo
   const cpu1 = cpuSeconds(neo4jPid);
   const th1 = neo4jPid ? jvmThreadCpuMs(neo4jPid) : null;
   const threads = th0 && th1 ? ({ queries: th1.queries - th0.queries, jit: th1.jit - th0.jit, gc: th1.gc - th0.gc, other: th1.other - th0.other } as const) : null;
-  return { seconds, neo4j: cpu1.neo4j - cpu0.neo4j, node: cpu1.node - cpu0.node, threads, quietWait };
+  // GC entries arrive asynchronously: let the last ones in before reading.
+  await new Promise((r) => setImmediate(r));
+  return { seconds, neo4j: cpu1.neo4j - cpu0.neo4j, node: cpu1.node - cpu0.node, threads, quietWait, gcMs: gcMs() - gc0 };
 }
 
 export interface RoundsOptions {
@@ -119,13 +138,13 @@ export function roundsTable(first: Round, rounds: Round[]): string[] {
   const jit = (c: Clock, n: number) => (c.threads ? per1k(c.threads.jit / 1000, n) : '–');
   const qRatio = (r: Round) => (r.tributary.threads && r.bound.threads ? (r.tributary.threads.queries / r.bound.threads.queries).toFixed(2) : '–');
   const lines = [
-    '| round | order | Tributary events/s | lower bound events/s | ratio | Neo4j CPU s/1000 events (Tributary / bound) | query work (Bolt threads) | ratio of query work | JIT | Node.js |',
+    '| round | order | Tributary events/s | lower bound events/s | ratio | Neo4j CPU s/1000 events (Tributary / bound) | query work (Bolt threads) | ratio of query work | JIT | Node.js (of which GC) |',
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of [first, ...rounds]) {
     const n = r.events;
     lines.push(
-      `| ${r.round === 0 ? '0 (the table above)' : r.round} | ${r.boundFirst ? 'bound, then Tributary' : 'Tributary, then bound'} | ${Math.round(n / r.tributary.seconds)} | ${Math.round(n / r.bound.seconds)} | **${(r.bound.seconds / r.tributary.seconds).toFixed(2)}** | ${per1k(r.tributary.neo4j, n)} / ${per1k(r.bound.neo4j, n)} | ${q(r.tributary, n)} / ${q(r.bound, n)} | ${qRatio(r)} | ${jit(r.tributary, n)} / ${jit(r.bound, n)} | ${per1k(r.tributary.node, n)} / ${per1k(r.bound.node, n)} |`,
+      `| ${r.round === 0 ? '0 (the table above)' : r.round} | ${r.boundFirst ? 'bound, then Tributary' : 'Tributary, then bound'} | ${Math.round(n / r.tributary.seconds)} | ${Math.round(n / r.bound.seconds)} | **${(r.bound.seconds / r.tributary.seconds).toFixed(2)}** | ${per1k(r.tributary.neo4j, n)} / ${per1k(r.bound.neo4j, n)} | ${q(r.tributary, n)} / ${q(r.bound, n)} | ${qRatio(r)} | ${jit(r.tributary, n)} / ${jit(r.bound, n)} | ${per1k(r.tributary.node, n)} (${per1k(r.tributary.gcMs / 1000, n)}) / ${per1k(r.bound.node, n)} (${per1k(r.bound.gcMs / 1000, n)}) |`,
     );
   }
   return lines;
