@@ -82,6 +82,10 @@ describe('projection bounded in bytes', () => {
     const bytes = await histogram('tributary_projection_batch_bytes', String(4 * MiB));
     const events = await histogram('tributary_projection_batch_events', '+Inf');
     assert.equal(bytes.bucket, bytes.count, 'every transaction within TRIBUTARY_PROJECTION_BATCH_BYTES (4 MiB)');
+    // Past the memory queue's bound (256 MiB estimated: 64 of these) events are read back from the
+    // spool, each batch while the transaction before it ran (at most the first one not).
+    const { batches, readAhead } = svc.app.projector.readBacks;
+    assert.ok(batches >= 2 && readAhead >= batches - 1, `${batches} batches read back, ${readAhead} of them read ahead`);
     assert.ok(bytes.count >= Math.ceil(acked.length / 4), `${bytes.count} transactions for ${acked.length} events of 1 MB`);
     assert.ok(events.sum / events.count > 1.5, 'several events per transaction: batching by bytes, not one by one');
     process.stdout.write(
