@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError, ErrorCode } from '../errors';
@@ -7,12 +6,12 @@ import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { batchLength, memoryOf } from './batching';
-import { projectEvents, writeBatch, type Accepted } from './ingestor';
+import { projectEvents, writeBatch } from './ingestor';
+import { validateEvent } from './validate';
 import { NO_RULES, type IdentityRules } from './naming';
 import { DatabaseProbe } from './probe';
 import { comparePositions, type Spool, type SpoolPosition } from './spool';
-import { storedEventRow } from './stored-event';
-import { validateEvent } from './validate';
+import { decodeRecords, type SpooledEvent } from './spooled-event';
 import { ProjectionWriter } from './writer';
 import { DEFAULT_PROJECTOR, type ProjectorOptions } from './projector-options';
 
@@ -31,12 +30,7 @@ export interface ProjectionFailure {
   at: string;
 }
 
-/** An event in the spool, validated; `error` set when it no longer validates (read back after an upgrade). */
-export interface SpooledEvent extends Accepted {
-  start: SpoolPosition;
-  end: SpoolPosition;
-  error?: string;
-}
+export type { SpooledEvent } from './spooled-event';
 
 /**
  * Projects the spool (spool.ts) into the graph in log order, in batches of up to `batch` events and
@@ -270,17 +264,7 @@ export class Projector {
 
   /** One batch of the spool from `from`, each event parsed, validated and given its id again. */
   private decode(from: SpoolPosition): SpooledEvent[] {
-    const records = this.spool.read(from, this.options.batch, this.options.batchBytes);
-    return records.map((r) => {
-      try {
-        const value = JSON.parse(r.raw) as unknown;
-        const valid = validateEvent(value);
-        return { row: { ...storedEventRow(valid, r.raw, value), receivedAt: r.receivedAt }, valid, start: r.start, end: r.end };
-      } catch (err) {
-        const row = { id: `event:${createHash('sha256').update(r.raw).digest('hex')}`, raw: r.raw, receivedAt: r.receivedAt } as Accepted['row'];
-        return { row, valid: null as unknown as Accepted['valid'], start: r.start, end: r.end, error: `no longer valid: ${(err as Error).message}` };
-      }
-    });
+    return decodeRecords(this.spool.read(from, this.options.batch, this.options.batchBytes));
   }
 
   /**
