@@ -101,7 +101,7 @@ export class Ingestor {
    */
   private async commit(events: Accepted[], checkpoints: LogCheckpoint[] = []): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
-      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'ingest', events, checkpoints);
+      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics }, 'ingest', prepareBatch(events, this.rules), checkpoints);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
       const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
@@ -201,17 +201,17 @@ export interface PreparedBatch {
 }
 
 /**
- * Stores and projects events (ids unique) in one write transaction, through the process's one
- * projection writer, timed and counted in the projection metrics; returns the ids it created.
- * The one place the spool's projector and the ingestor (Kafka, files) write a batch.
+ * Stores and projects a prepared batch (prepareBatch: ids unique) in one write transaction, through
+ * the process's one projection writer, timed and counted in the projection metrics; returns the ids
+ * it created. The one place the spool's projector and the ingestor (Kafka, files) write a batch.
  */
 export async function writeBatch(
-  on: { executor: Executor; writer: ProjectionWriter; metrics?: Metrics; rules: IdentityRules },
+  on: { executor: Executor; writer: ProjectionWriter; metrics?: Metrics },
   name: string,
-  events: Accepted[],
+  prepared: PreparedBatch,
   checkpoints: LogCheckpoint[] = [],
 ): Promise<Set<string>> {
-  const prepared = prepareBatch(events, on.rules);
+  const { events } = prepared;
   const created = await on.writer.exclusive(async () => {
     const timer = on.metrics?.projectionSeconds.startTimer();
     const result = await on.executor.writeTx(name, async (tx) => {

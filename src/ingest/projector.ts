@@ -6,7 +6,8 @@ import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { batchLength, memoryOf } from './batching';
-import { projectEvents, writeBatch } from './ingestor';
+import { prepareBatch, projectEvents, writeBatch } from './ingestor';
+import { Lookahead, writable } from './lookahead';
 import { validateEvent } from './validate';
 import { NO_RULES, type IdentityRules } from './naming';
 import { DatabaseProbe } from './probe';
@@ -69,13 +70,8 @@ export class Projector {
   private lastLegacy = 0;
   private wake: (() => void) | null = null;
   private lingering = false;
-  /**
-   * The batch after the one in flight, read back from the spool and validated while that one's
-   * transaction ran (readAheadWhileWriting); used by readBack only if it reads from the same position.
-   */
-  private readAhead: { from: SpoolPosition; events: SpooledEvent[] } | null = null;
-  /** Batches read back from the spool since start, and how many of them had been read ahead. */
-  readonly readBacks = { batches: 0, readAhead: 0 };
+  /** The batch after the one in flight, read back and planned while that one's transaction runs (prepareNextWhileWriting). */
+  private readonly ahead: Lookahead;
   private loop: Promise<void> | null = null;
   private running = false;
   private backoffMs = 0;
@@ -90,6 +86,7 @@ export class Projector {
     private readonly writer: ProjectionWriter = new ProjectionWriter(),
   ) {
     this.probe = new DatabaseProbe(executor, options.probeTimeoutMs);
+    this.ahead = new Lookahead(rules);
     this.taken = spool.checkpoint;
     this.fromDisk = comparePositions(spool.normalise(spool.checkpoint), spool.normalise(spool.end)) < 0 ? spool.checkpoint : null;
     if (metrics) metrics.projectionState = () => ({ lagMs: this.lagMs(), queued: spool.pendingRecords });
@@ -122,6 +119,11 @@ export class Projector {
       this.taken = e.end;
     }
     if (!this.lingering || this.batchReady() || this.fromDisk) this.wake?.();
+  }
+
+  /** Batches read back from the spool since start and how many had been read ahead; batches planned ahead and how many of those plans were used. */
+  get lookahead(): Readonly<Lookahead['counts']> {
+    return this.ahead.counts;
   }
 
   /** Events labelled ProjectionFailed by this process since it started, and the last one (for /readyz). */
@@ -210,11 +212,9 @@ export class Projector {
           continue;
         }
         const writing = this.project(batch);
-        if (this.fromDisk && this.queue.length === 0) {
-          // Handled below; attached now so that a failure while reading ahead is not unhandled.
-          writing.catch(() => undefined);
-          await this.readAheadWhileWriting();
-        }
+        // Handled below; attached now so that a failure while preparing the next batch is not unhandled.
+        writing.catch(() => undefined);
+        await this.prepareNextWhileWriting();
         await writing;
         this.spool.commit(batch[batch.length - 1]!.end, batch.length);
         this.waiters.filter((w) => this.projectedThrough(w.end)).forEach((w) => w.resolve());
@@ -229,32 +229,35 @@ export class Projector {
   }
 
   /**
-   * Reads and validates the next batch waiting in the spool while the transaction just started runs
-   * in Neo4j: parsing, validating and hashing a read-back batch (about 150 ms per 1000 events) would
-   * otherwise happen with Neo4j idle, between two transactions. The transaction's messages go out
-   * first (one turn of the event loop).
+   * Prepares the next batch while the transaction just started runs in Neo4j: reads it back from
+   * the spool when that is where it waits, and plans it (Lookahead). Reading back (parse, validate,
+   * id: about 150 ms per 1000 events) and planning (about 300 ms per 1000 events of size M) would
+   * otherwise run with Neo4j idle, between two transactions. The transaction's messages go out
+   * first (one turn of the event loop). A batch still filling in memory is not planned (the next
+   * take may hold more events).
    */
-  private async readAheadWhileWriting(): Promise<void> {
+  private async prepareNextWhileWriting(): Promise<void> {
     await new Promise((r) => setImmediate(r));
+    const running = () => this.running;
+    if (!this.running) return;
     const from = this.fromDisk;
-    if (!from || !this.running) return;
-    try {
-      this.readAhead = { from, events: this.decode(from) };
-    } catch {
-      this.readAhead = null; // readBack reads it again, and reports what fails
+    if (from && this.queue.length === 0) {
+      let records;
+      try {
+        records = this.spool.read(from, this.options.batch, this.options.batchBytes);
+      } catch {
+        return; // readBack reads it again, and reports what fails
+      }
+      await this.ahead.readAndPlan(from, records, running);
+    } else if (this.batchReady()) {
+      await this.ahead.plan(this.queue.slice(0, batchLength(this.queue, this.options.batch, this.options.batchBytes, (e) => e.row.raw.length)), running);
     }
   }
 
   /** The next events from the spool (after a restart, or past the memory queue), validated again. */
   private readBack(): SpooledEvent[] {
     const from = this.fromDisk!;
-    const ahead = this.readAhead;
-    this.readAhead = null;
-    // The log only grows, so the records at the same position are the same records.
-    const same = ahead !== null && ahead.events.length > 0 && comparePositions(this.spool.normalise(ahead.from), this.spool.normalise(from)) === 0;
-    const events = same ? ahead.events : this.decode(from);
-    this.readBacks.batches++;
-    if (same) this.readBacks.readAhead++;
+    const events = this.ahead.takeRead(from, (p) => this.spool.normalise(p)) ?? this.decode(from);
     const last = events[events.length - 1];
     if (last) this.taken = last.end;
     // Caught up: offers (which arrive only after their sync moved spool.end) go to memory again.
@@ -311,10 +314,14 @@ export class Projector {
     }
   }
 
-  /** Stores and projects the batch in one transaction (ids unique: the same event acknowledged twice is stored and projected once). */
+  /**
+   * Stores and projects the batch in one transaction (ids unique: the same event acknowledged twice
+   * is stored and projected once), with the plan made ahead when it was made for these events.
+   */
   private async write(batch: SpooledEvent[]): Promise<void> {
-    const unique = [...new Map(batch.map((e) => [e.row.id, e])).values()];
-    const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics, rules: this.rules }, 'project', unique);
+    const unique = writable(batch);
+    const prepared = this.ahead.takePlan(unique) ?? prepareBatch(unique, this.rules);
+    const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics }, 'project', prepared);
     for (const e of batch) if (!created.has(e.row.id)) this.remember(e.row.id);
   }
 

@@ -84,8 +84,10 @@ describe('projection bounded in bytes', () => {
     assert.equal(bytes.bucket, bytes.count, 'every transaction within TRIBUTARY_PROJECTION_BATCH_BYTES (4 MiB)');
     // Past the memory queue's bound (256 MiB estimated: 64 of these) events are read back from the
     // spool, each batch while the transaction before it ran (at most the first one not).
-    const { batches, readAhead } = svc.app.projector.readBacks;
+    // Each batch read ahead is planned ahead too, and that plan is the one written.
+    const { readBacks: batches, readAhead, planUsed } = svc.app.projector.lookahead;
     assert.ok(batches >= 2 && readAhead >= batches - 1, `${batches} batches read back, ${readAhead} of them read ahead`);
+    assert.ok(planUsed >= readAhead, `${readAhead} batches read ahead, ${planUsed} plans made ahead written`);
     assert.ok(bytes.count >= Math.ceil(acked.length / 4), `${bytes.count} transactions for ${acked.length} events of 1 MB`);
     assert.ok(events.sum / events.count > 1.5, 'several events per transaction: batching by bytes, not one by one');
     process.stdout.write(
