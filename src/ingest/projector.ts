@@ -6,7 +6,8 @@ import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { batchLength, memoryOf } from './batching';
-import { prepareBatch, projectEvents, writeBatch } from './ingestor';
+import { prepareBatch, writeBatch } from './ingestor';
+import { projectEvents } from './write-plan';
 import { Lookahead, writable } from './lookahead';
 import { validateEvent } from './validate';
 import { NO_RULES, type IdentityRules } from './naming';
@@ -40,9 +41,10 @@ export type { SpooledEvent } from './spooled-event';
  * moves past them.
  * Events come from memory (handed over by `offer` as they are acknowledged, already validated) or,
  * after a restart or when more than `maxQueued` events or `maxQueuedBytes` of them wait, are read
- * back from the spool (a batch at a time, the next one read while the current transaction runs):
- * what the projector holds is bounded in bytes whatever the event size (the queue's bound and one
- * batch), so a stalled database fills the spool to its limit (503), never the heap.
+ * back from the spool a batch at a time. The next batch is read back and planned while the current
+ * transaction runs (lookahead.ts). What the projector holds is bounded in bytes whatever the event
+ * size (the queue's bound and two batches), so a stalled database fills the spool to its limit
+ * (503), never the heap.
  * A failed batch is followed by a probe of the database (probe.ts). When the database does not
  * answer it is down: the batch waits and is retried with backoff; nothing is dropped (the spool
  * holds it). When it answers, the batch is at fault whatever the error: it is split in halves,
