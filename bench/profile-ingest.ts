@@ -8,7 +8,7 @@ import type { Driver } from 'neo4j-driver';
 import { toPlain } from '../src/graph/mappers';
 import { loadQueries, Query } from '../src/graph/queries';
 import { compactPlan, type CompactPlan } from '../src/ingest/compact';
-import { writePlan } from '../src/ingest/ingestor';
+import { writePlan } from '../src/ingest/write-plan';
 import { planEvent } from '../src/ingest/plan';
 import { emptyPlan } from '../src/ingest/plan-rows';
 import { storedEventRow, type StoredEventRow } from '../src/ingest/stored-event';

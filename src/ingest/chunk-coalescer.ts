@@ -1,9 +1,11 @@
 import { GroupCommit } from './group-commit';
-import type { IngestItem, IngestOutcome, LogCheckpoint } from './ingestor';
+import type { IngestItem, IngestOutcome, LogCheckpoint, PreparedChunk } from './ingestor';
 
 export interface Chunk {
   items: IngestItem[];
   checkpoint?: LogCheckpoint;
+  /** `items` validated and planned ahead (Ingestor.prepareChunk). */
+  prepared?: PreparedChunk;
 }
 
 /**

@@ -1,22 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import { AppError, badInput, ErrorCode } from '../errors';
 import { logOffsetId } from '../ids';
 import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
-import { Contended, DeadlineExceeded, type Executor, type TxRunner } from '../graph/executor';
+import { Contended, DeadlineExceeded, type Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { compactPlan, type CompactPlan } from './compact';
 import { NO_RULES, type IdentityRules } from './naming';
 import { planEvent } from './plan';
 import { DatabaseProbe } from './probe';
-import { emptyPlan } from './plan-rows';
+import { emptyPlan, type ProjectionPlan } from './plan-rows';
 import { storedEventRow, type StoredEventRow } from './stored-event';
 import type { EventPosition } from './event-log';
 import { validateEvent, type ValidEvent } from './validate';
 import { ProjectionWriter } from './writer';
-import { refreshJobVersions } from './versions';
-import { RETIRED_FACET } from './derive';
-import { METADATA_COLUMNS } from '../lineage/metadata-columns';
+import { projectEvents, storeAndProject } from './write-plan';
 
 /**
  * validate → store → project, for one event or a batch. Transport-agnostic (HTTP, files, Kafka).
@@ -75,19 +72,49 @@ export class Ingestor {
   }
 
   /**
+   * Validates and plans items ahead of their transaction (the Kafka worker does it while another
+   * chunk's transaction runs): ingestChunks then only compacts and writes. Reusable when the
+   * chunk is submitted again after a failure. With `yieldEvery`, gives the event loop a turn after
+   * every that many items (a transaction in flight has several round trips to answer meanwhile).
+   */
+  async prepareChunk(items: IngestItem[], yieldEvery = Infinity): Promise<PreparedChunk> {
+    const batch = emptyBatch(items.length);
+    const plan = emptyPlan();
+    for (let index = 0; index < items.length; index++) {
+      const e = acceptOne(batch, items[index]!, index, this.log);
+      if (e) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+      if (index % yieldEvery === yieldEvery - 1) await new Promise((r) => setImmediate(r));
+    }
+    return { batch, plan };
+  }
+
+  private prepareNow(items: IngestItem[]): PreparedChunk {
+    const batch = acceptItems(items, this.log);
+    const plan = emptyPlan();
+    for (const e of batch.accepted.values()) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+    return { batch, plan };
+  }
+
+  /**
    * Several chunks (the Kafka worker's, of different partitions) in one transaction: each chunk's
    * outcomes in its input order, every checkpoint recorded as `ingest` records one. An event in two
-   * chunks is stored once (both chunks see it stored).
+   * chunks is stored once (both chunks see it stored). A chunk's `prepared` (prepareChunk of its
+   * items) saves validating and planning it here.
    */
-  async ingestChunks(chunks: { items: IngestItem[]; checkpoint?: LogCheckpoint }[]): Promise<IngestOutcome[][]> {
-    const batches = chunks.map((c) => acceptItems(c.items, this.log));
+  async ingestChunks(chunks: { items: IngestItem[]; checkpoint?: LogCheckpoint; prepared?: PreparedChunk }[]): Promise<IngestOutcome[][]> {
+    const prepared = chunks.map((c) => c.prepared ?? this.prepareNow(c.items));
+    const batches = prepared.map((p) => p.batch);
     const checkpoints = chunks.flatMap((c) => (c.checkpoint ? [c.checkpoint] : []));
     const accepted = new Map(batches.flatMap((b) => [...b.accepted]));
     if (accepted.size === 0) {
       if (checkpoints.length > 0) await recordCheckpoints(this.executor, checkpoints);
       return batches.map((b) => b.outcomes);
     }
-    const results = await this.commit([...accepted.values()], checkpoints);
+    const events = [...accepted.values()];
+    // The chunks' plans together are the batch's plan unless an event is in two chunks (then planned once, anew).
+    const disjoint = batches.reduce((n, b) => n + b.accepted.size, 0) === events.length;
+    const plan = disjoint ? compactPlan(concatPlans(prepared.map((p) => p.plan))) : undefined;
+    const results = await this.commit(events, checkpoints, plan);
     return batches.map((b) => settle(b, results));
   }
 
@@ -99,9 +126,10 @@ export class Ingestor {
    * one event the database refuses costs no other event its place; that event alone fails
    * (INTERNAL, logged).
    */
-  private async commit(events: Accepted[], checkpoints: LogCheckpoint[] = []): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
+  private async commit(events: Accepted[], checkpoints: LogCheckpoint[] = [], plan?: CompactPlan): Promise<Map<string, 'created' | 'duplicate' | AppError>> {
     try {
-      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics }, 'ingest', prepareBatch(events, this.rules), checkpoints);
+      const prepared = plan ? { events, plan } : prepareBatch(events, this.rules);
+      const created = await writeBatch({ executor: this.executor, writer: this.writer, metrics: this.metrics }, 'ingest', prepared, checkpoints);
       return new Map(events.map((e) => [e.row.id, created.has(e.row.id) ? 'created' : 'duplicate']));
     } catch (err) {
       const unavailable = err instanceof AppError && err.code === ErrorCode.UNAVAILABLE;
@@ -137,21 +165,30 @@ export interface AcceptedBatch {
 
 /** Validation of every item; whatever one event does to validation or its stored form is that event's fault alone. */
 export function acceptItems(items: IngestItem[], log?: Logger): AcceptedBatch {
-  const outcomes: IngestOutcome[] = new Array(items.length);
-  const accepted = new Map<string, Accepted>();
-  const slots: AcceptedBatch['slots'] = [];
-  items.forEach((item, index) => {
-    try {
-      const valid = validateEvent(item.value);
-      const row = storedEventRow(valid, item.raw, item.value);
-      if (!accepted.has(row.id)) accepted.set(row.id, { row, valid });
-      slots.push({ index, id: row.id, kind: valid.kind });
-    } catch (err) {
-      if (!(err instanceof AppError)) log?.warn('event refused: it could not be processed', { index, error: err });
-      outcomes[index] = { ok: false, error: err instanceof AppError ? err : badInput(`the event could not be processed (${(err as Error)?.name ?? 'error'})`) };
-    }
-  });
-  return { outcomes, accepted, slots };
+  const batch = emptyBatch(items.length);
+  items.forEach((item, index) => acceptOne(batch, item, index, log));
+  return batch;
+}
+
+function emptyBatch(length: number): AcceptedBatch {
+  return { outcomes: new Array<IngestOutcome>(length), accepted: new Map(), slots: [] };
+}
+
+/** Validates the item at `index` into `batch`; returns it when it is the first of its id, else null. */
+function acceptOne(batch: AcceptedBatch, item: IngestItem, index: number, log?: Logger): Accepted | null {
+  try {
+    const valid = validateEvent(item.value);
+    const row = storedEventRow(valid, item.raw, item.value);
+    batch.slots.push({ index, id: row.id, kind: valid.kind });
+    if (batch.accepted.has(row.id)) return null;
+    const accepted = { row, valid };
+    batch.accepted.set(row.id, accepted);
+    return accepted;
+  } catch (err) {
+    if (!(err instanceof AppError)) log?.warn('event refused: it could not be processed', { index, error: err });
+    batch.outcomes[index] = { ok: false, error: err instanceof AppError ? err : badInput(`the event could not be processed (${(err as Error)?.name ?? 'error'})`) };
+    return null;
+  }
 }
 
 /** The outcomes of a batch once stored: the first slot of a created id is new, any other a duplicate. */
@@ -192,6 +229,20 @@ export async function projectStored(
   }
   await executor.writeTx('reproject', (tx) => projectEvents(tx, valid, rules));
   return { projected: events.length - invalid, invalid };
+}
+
+/** A chunk's items validated (outcomes of the invalid ones set) and the plan of its valid events, not yet compacted. */
+export interface PreparedChunk {
+  batch: AcceptedBatch;
+  plan: ProjectionPlan;
+}
+
+/** One plan of several plans' rows (compaction then merges rows of the same key, whichever plan they came from). */
+function concatPlans(plans: ProjectionPlan[]): ProjectionPlan {
+  if (plans.length === 1) return plans[0]!;
+  const out = emptyPlan();
+  for (const key of Object.keys(out) as (keyof ProjectionPlan)[]) (out[key] as unknown[]) = plans.flatMap((p) => p[key] as unknown[]);
+  return out;
 }
 
 /** Events to store and the compact plan of their projection, computed before the transaction (CPU work that overlaps the one in flight). */
@@ -251,119 +302,4 @@ export function prepareBatch(events: Accepted[], rules: IdentityRules): Prepared
   const plan = emptyPlan();
   for (const e of events) planEvent(plan, e.valid, { rules, eventId: e.row.id });
   return { events, plan: compactPlan(plan) };
-}
-
-/**
- * Stores the events and writes the projection of all of them; returns the ids it created (the
- * others were stored before). An event stored before is projected again: the projection is
- * idempotent, so this costs work and changes nothing, and it lets the store and the projection go
- * out in one pipelined round trip instead of waiting for the store's answer.
- */
-export async function storeAndProject(tx: TxRunner, prepared: PreparedBatch): Promise<Set<string>> {
-  const projectedAt = new Date().toISOString();
-  const stored = tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
-    events: prepared.events.map((e) => ({ ...e.row, projectedAt })),
-    token: randomUUID(),
-    receivedAt: new Date().toISOString(),
-  });
-  const written = writePlan(tx, prepared.plan);
-  const [rows] = await Promise.all([stored, written]);
-  return new Set(rows.filter((r) => r.created).map((r) => r.id));
-}
-
-/** Plans validated events (each under its stored id) as one compact plan and writes it: every projection goes through here. */
-export async function projectEvents(tx: TxRunner, events: { id: string; valid: ValidEvent }[], rules: IdentityRules): Promise<void> {
-  const plan = emptyPlan();
-  for (const e of events) planEvent(plan, e.valid, { rules, eventId: e.id });
-  await writePlan(tx, compactPlan(plan));
-}
-
-/**
- * Writes a compact plan: first the locks of what its derived values read and write
- * (lock-projection.cypher: concurrent projectors serialise there), nodes before the edges that MATCH
- * them; facets, current-IO flags and the coverage figures of output edges last.
- * The queries are issued without waiting for each other: the driver pipelines them over one
- * connection and the server runs them in order, so a plan costs one round trip, not twelve.
- */
-export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
-  const pending: Promise<unknown>[] = [];
-  const run = (query: Query, params: Record<string, unknown>, nonEmpty: boolean) => {
-    if (nonEmpty) pending.push(tx.run(query, params));
-  };
-  const rows = (query: Query, list: unknown[]) => run(query, { rows: list }, list.length > 0);
-  const noFacets = <T extends { facets: unknown }>(list: T[]) => list.map(({ facets: _facets, ...rest }) => rest);
-  // Every dataset an edge, field or symlink of the plan names is one of its datasets (plan.ts datasetRef).
-  const lock = { jobIds: p.jobs.map((j) => j.id), datasetIds: p.datasets.map((d) => d.id), runIds: p.runs.map((r) => r.id) };
-  run(Query.LockProjection, lock, lock.jobIds.length + lock.datasetIds.length + lock.runIds.length > 0);
-  rows(Query.MergeJobs, noFacets(p.jobs));
-  rows(Query.MergeDatasets, noFacets(p.datasets));
-  rows(Query.MergeFields, p.fields);
-  rows(Query.MergeRuns, noFacets(p.runs));
-  rows(Query.MergeInputs, noFacets(p.inputs));
-  rows(Query.MergeOutputs, noFacets(p.outputs));
-  rows(Query.MergeColumnLineage, p.columnEdges);
-  rows(Query.MergeDatasetDependencies, p.datasetDependencies);
-  rows(Query.MergeSymlinks, p.symlinks);
-  rows(Query.MergeParents, p.parents);
-  const withFacets = <T extends { facets: unknown[] }>(list: T[]) => list.filter((r) => r.facets.length > 0);
-  const facets = {
-    jobs: withFacets(p.jobs).map((r) => ({ id: r.id, facets: r.facets })),
-    datasets: withFacets(p.datasets).map((r) => ({ id: r.id, facets: r.facets })),
-    runs: withFacets(p.runs).map((r) => ({ id: r.id, facets: r.facets })),
-    inputs: withFacets(p.inputs).filter((r) => r.runId !== null),
-    outputs: withFacets(p.outputs).filter((r) => r.runId !== null),
-  };
-  run(Query.MergeFacets, facets, Object.values(facets).some((l) => l.length > 0));
-  // A job's current IO changes with its IO reports, and with its retirement (derive.ts RETIRED_FACET).
-  const ioJobs = [...new Set(p.jobs.filter((j) => j.ioAt !== null || j.facets.some((f) => f.key === RETIRED_FACET)).map((j) => j.id))];
-  run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
-  // Coverage figures (refresh-output-coverage.cypher, maintained incrementally): counts change with
-  // column lineage or dataset-level dependencies into a dataset, a symlink, a storage facet (which
-  // says which fields are metadata columns), or a field created (merge-fields flags its dataset);
-  // decisions with the batch's runs and output edges.
-  const fieldDatasets = new Map(p.fields.map((f) => [f.id, f.datasetId]));
-  const countDatasetIds = [
-    ...new Set([
-      ...p.columnEdges.flatMap((c) => fieldDatasets.get(c.toId) ?? []),
-      ...p.datasetDependencies.map((c) => c.toId),
-      ...p.symlinks.flatMap((l) => [l.datasetId, l.aliasId]),
-      ...p.datasets.filter((d) => d.facets.some((f) => f.key === 'storage')).map((d) => d.id),
-    ]),
-  ];
-  const fieldDatasetIds = [...new Set(fieldDatasets.values())];
-  const edges = [...new Map(p.outputs.map((o) => [`${o.jobId}\n${o.datasetId}`, { jobId: o.jobId, datasetId: o.datasetId }])).values()];
-  const runIds = p.runs.map((r) => r.id);
-  run(
-    Query.RefreshOutputCoverage,
-    { countDatasetIds, fieldDatasetIds, edges, runIds, metadata: METADATA_COLUMNS },
-    countDatasetIds.length + fieldDatasetIds.length + edges.length + runIds.length > 0,
-  );
-  await Promise.all(pending);
-  await refreshJobVersions(tx, runIds);
-  // Last: a namespace's lock is then held only while this transaction commits (merge-namespaces.cypher).
-  const namespaces = namespaceRows(p);
-  if (namespaces.length > 0) await tx.run(Query.MergeNamespaces, { rows: namespaces });
-}
-
-/**
- * The namespaces a plan names (its jobs', datasets', parent and root jobs'), each with the earliest
- * and latest time of the plan's rows in it, sorted by name (the order concurrent projectors lock them in).
- */
-export function namespaceRows(p: CompactPlan): { name: string; firstSeen: string; lastSeen: string }[] {
-  const seen = new Map<string, { name: string; firstSeen: string; lastSeen: string }>();
-  const add = (name: string | null | undefined, firstSeen: string, lastSeen: string) => {
-    if (name === null || name === undefined) return;
-    const s = seen.get(name);
-    if (!s) seen.set(name, { name, firstSeen, lastSeen });
-    else {
-      if (firstSeen < s.firstSeen) s.firstSeen = firstSeen;
-      if (lastSeen > s.lastSeen) s.lastSeen = lastSeen;
-    }
-  };
-  for (const r of [...p.jobs, ...p.datasets]) add(r.namespace, r.firstSeen, r.lastSeen);
-  for (const r of p.parents) {
-    add(r.parentJobNamespace, r.firstSeen, r.lastSeen);
-    add(r.rootJobNamespace, r.firstSeen, r.lastSeen);
-  }
-  return [...seen.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

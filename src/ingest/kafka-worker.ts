@@ -14,6 +14,8 @@ import { ensureTopic, PartitionedSender } from './kafka-send';
 const RESUME_CHECK_MS = 5_000;
 /** Partitions whose batches are in hand at once: their chunks share transactions (chunk-coalescer.ts). */
 const CONCURRENT_PARTITIONS = 4;
+/** Messages validated and planned per turn of the event loop while a transaction runs (its round trips are answered between). */
+const PREPARE_SLICE = 50;
 /** Subscription attempts (a second apart) while a new events topic has no leader yet. */
 const SUBSCRIBE_ATTEMPTS = 60;
 
@@ -236,7 +238,9 @@ export class KafkaWorker {
   private async storeChunk(topic: string, partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>, active: () => boolean): Promise<boolean> {
     const items: { message: KafkaMessage; item: IngestItem }[] = [];
     const dead: { message: KafkaMessage; reason: string; detail: string }[] = [];
-    for (const message of messages) {
+    for (let k = 0; k < messages.length; k++) {
+      const message = messages[k]!;
+      if (k % PREPARE_SLICE === PREPARE_SLICE - 1) await new Promise((r) => setImmediate(r));
       const raw = decodeUtf8(message.value ?? Buffer.alloc(0));
       if (raw === null) {
         dead.push({ message, reason: 'NOT_UTF8', detail: 'the message value is not valid UTF-8' });
@@ -252,10 +256,14 @@ export class KafkaWorker {
     }
     const key = `${topic}/${partition}`;
     if (!this.storingSince.has(key)) this.storingSince.set(key, Date.now());
+    // Validated and planned now, while another chunk's transaction runs; the transaction that takes
+    // this chunk then only compacts the plans and writes (ingestor.ts ingestChunks).
+    const chunk = items.map((i) => i.item);
+    const prepared = await this.ingestor.prepareChunk(chunk, PREPARE_SLICE);
+    const next = Number(BigInt(messages[messages.length - 1]!.offset) + 1n);
     for (let attempt = 0; ; attempt++) {
       try {
-        const next = Number(BigInt(messages[messages.length - 1]!.offset) + 1n);
-        const outcomes = await this.coalescer.submit({ items: items.map((i) => i.item), checkpoint: { topic, partition, next } });
+        const outcomes = await this.coalescer.submit({ items: chunk, checkpoint: { topic, partition, next }, prepared });
         this.storingSince.delete(key);
         outcomes.forEach((o, k) => {
           this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: outcomeLabel(o) });

@@ -5,7 +5,7 @@ import type { TxRunner } from '../../src/graph/executor';
 import { toPlain } from '../../src/graph/mappers';
 import { loadQueries, Query } from '../../src/graph/queries';
 import { jobId } from '../../src/ids';
-import { projectEvents } from '../../src/ingest/ingestor';
+import { projectEvents } from '../../src/ingest/write-plan';
 import { NO_RULES } from '../../src/ingest/naming';
 import { validateEvent } from '../../src/ingest/validate';
 import { startService, type TestService } from '../support/app';

@@ -52,6 +52,39 @@ describe('order and duplicate independence (generated runs)', () => {
     });
   }
 
+  it('the Kafka worker\'s path: chunks validated and planned ahead, several per transaction, an event in two chunks, a chunk submitted again: the same graph', async () => {
+    for (const seed of [4, 5]) {
+      const random = rng(seed * 7919);
+      const [a, b] = ['inorder', 'chunks'].map((l) => uniquePrefix(`prop${seed}-${l}`)) as [string, string];
+      await svc.app.ingestor.ingest(items(generateEvents(a, seed)));
+      const events = generateEvents(b, seed) as unknown[];
+      // Shuffled; every fifth event sent again in a later chunk.
+      const sent = shuffle([...events, ...events.filter((_, i) => i % 5 === 0)], random);
+      let duplicates = 0;
+      for (let i = 0; i < sent.length; ) {
+        const chunks = [];
+        for (let c = 1 + Math.floor(random() * 4); c > 0 && i < sent.length; c--) {
+          const size = 1 + Math.floor(random() * 10);
+          const chunkItems = items(sent.slice(i, i + size));
+          chunks.push({ items: chunkItems, prepared: await svc.app.ingestor.prepareChunk(chunkItems, 3) });
+          i += size;
+        }
+        const outcomes = (await svc.app.ingestor.ingestChunks(chunks)).flat();
+        assert.ok(outcomes.every((o) => o.ok), JSON.stringify(outcomes.find((o) => !o.ok)));
+        // As after a failed transaction: the same prepared chunks again, now every event a duplicate.
+        if (random() < 0.2) {
+          const again = (await svc.app.ingestor.ingestChunks(chunks)).flat();
+          assert.ok(again.every((o) => o.ok && o.duplicate), 'submitted again: duplicates');
+          duplicates++;
+        }
+      }
+      assert.ok(duplicates > 0, 'some chunks submitted twice');
+      const [one, chunked] = await Promise.all([a, b].map(async (p) => normalisedDump(p, await dumpNamespaces(svc.app, p))));
+      assert.ok(one!.length > 150, `graph size ${one!.length}`);
+      assertSameGraph(one!, chunked!, `seed ${seed}: chunks prepared ahead`);
+    }
+  });
+
   it('corpus events that reuse run ids across jobs (dbt fixtures) give one graph in every order, no orphan job version', async () => {
     const docs = manifest()
       .filter((r) => /dbt__.*result\.json$/.test(r.file))
