@@ -9,7 +9,7 @@ import type { IdentityRules } from './naming';
 import { planEvent } from './plan';
 import { emptyPlan } from './plan-rows';
 import type { ValidEvent } from './validate';
-import { refreshJobVersions } from './versions';
+import { refreshJobVersions, type RunIo } from './versions';
 
 /** Writing a prepared batch inside a projection transaction: its events stored, its compact plan projected. */
 
@@ -98,11 +98,12 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
     { countDatasetIds, fieldDatasetIds, edges, runIds, metadata: METADATA_COLUMNS },
     countDatasetIds.length + fieldDatasetIds.length + edges.length + runIds.length > 0,
   );
-  await Promise.all(pending);
-  await refreshJobVersions(tx, runIds);
+  // Read behind the writes above (the server runs a transaction's statements in order).
+  const runIo = runIds.length > 0 ? tx.run<RunIo>(Query.RunIoForVersions, { runIds }) : Promise.resolve([]);
+  await Promise.all([...pending, runIo]);
   // Last: a namespace's lock is then held only while this transaction commits (merge-namespaces.cypher).
   const namespaces = namespaceRows(p);
-  if (namespaces.length > 0) await tx.run(Query.MergeNamespaces, { rows: namespaces });
+  await refreshJobVersions(tx, runIo, namespaces.length > 0 ? () => tx.run(Query.MergeNamespaces, { rows: namespaces }) : undefined);
 }
 
 /**
