@@ -79,10 +79,14 @@ export class Ingestor {
    */
   async prepareChunk(items: IngestItem[], yieldEvery = Infinity): Promise<PreparedChunk> {
     const batch = emptyBatch(items.length);
-    const plan = emptyPlan();
+    let plan: ProjectionPlan | null = emptyPlan();
     for (let index = 0; index < items.length; index++) {
       const e = acceptOne(batch, items[index]!, index, this.log);
-      if (e) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+      try {
+        if (e && plan) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+      } catch {
+        plan = null; // planned again in the transaction's turn, where an event that fails is isolated (commit)
+      }
       if (index % yieldEvery === yieldEvery - 1) await new Promise((r) => setImmediate(r));
     }
     return { batch, plan };
@@ -113,7 +117,8 @@ export class Ingestor {
     const events = [...accepted.values()];
     // The chunks' plans together are the batch's plan unless an event is in two chunks (then planned once, anew).
     const disjoint = batches.reduce((n, b) => n + b.accepted.size, 0) === events.length;
-    const plan = disjoint ? compactPlan(concatPlans(prepared.map((p) => p.plan))) : undefined;
+    const plans = prepared.flatMap((p) => (p.plan ? [p.plan] : []));
+    const plan = disjoint && plans.length === prepared.length ? compactPlan(concatPlans(plans)) : undefined;
     const results = await this.commit(events, checkpoints, plan);
     return batches.map((b) => settle(b, results));
   }
@@ -231,10 +236,13 @@ export async function projectStored(
   return { projected: events.length - invalid, invalid };
 }
 
-/** A chunk's items validated (outcomes of the invalid ones set) and the plan of its valid events, not yet compacted. */
+/**
+ * A chunk's items validated (outcomes of the invalid ones set) and the plan of its valid events, not
+ * yet compacted; null when planning one of them failed (the transaction's turn plans them again).
+ */
 export interface PreparedChunk {
   batch: AcceptedBatch;
-  plan: ProjectionPlan;
+  plan: ProjectionPlan | null;
 }
 
 /** One plan of several plans' rows (compaction then merges rows of the same key, whichever plan they came from). */

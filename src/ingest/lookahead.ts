@@ -46,21 +46,29 @@ export class Lookahead {
     await this.plan(events, running);
   }
 
-  /** Plans the batch `batch` will make (its writable events); stops early once `running()` is false. */
+  /**
+   * Plans the batch `batch` will make (its writable events); stops early once `running()` is false.
+   * An event that planning throws on leaves no plan: the projector then plans the batch in its
+   * transaction's turn, where a failing event is split off and labelled alone (projector.ts project).
+   */
   async plan(batch: SpooledEvent[], running: () => boolean): Promise<void> {
     const events = writable(batch);
     if (events.length === 0) return;
     const plan = emptyPlan();
-    for (let i = 0; i < events.length; i++) {
-      const e = events[i]!;
-      planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
-      if (i % SLICE === SLICE - 1) {
-        await nextTurn();
-        if (!running()) return;
+    try {
+      for (let i = 0; i < events.length; i++) {
+        const e = events[i]!;
+        planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+        if (i % SLICE === SLICE - 1) {
+          await nextTurn();
+          if (!running()) return;
+        }
       }
+      this.planned = { events, prepared: { events, plan: compactPlan(plan) } };
+      this.counts.plannedAhead++;
+    } catch {
+      this.planned = null;
     }
-    this.planned = { events, prepared: { events, plan: compactPlan(plan) } };
-    this.counts.plannedAhead++;
   }
 
   /** The batch read ahead at `from`, once; null when none was (the caller reads it). */

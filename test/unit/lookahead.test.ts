@@ -60,6 +60,17 @@ describe('lookahead: the next batch read and planned while a transaction runs', 
     assert.equal(ahead.counts.planUsed, 1);
   });
 
+  it('an event that planning throws on leaves no plan and no error: the projector plans that batch in its own turn, where the event is split off', async () => {
+    const events = decodeRecords(records(60));
+    const poisoned = [...events.slice(0, 55), { ...events[55]!, valid: null as unknown as (typeof events)[0]['valid'] }, ...events.slice(56)];
+    const ahead = new Lookahead(NO_RULES);
+    await ahead.plan(poisoned, always);
+    assert.equal(ahead.takePlan(writable(poisoned)), null);
+    assert.equal(ahead.counts.plannedAhead, 0);
+    await ahead.plan(events, always);
+    assert.ok(ahead.takePlan(writable(events)), 'the next batch is planned as usual');
+  });
+
   it('plans what a transaction writes: valid events, one per id; nothing kept when stopped midway', async () => {
     const [a, b] = decodeRecords(records(2));
     const broken = decodeRecords([{ ...records(1, 5)[0]!, raw: '{"eventType":"START"}' }])[0]!;
