@@ -5,7 +5,7 @@ import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { batchLength } from './batching';
 import { decodeUtf8 } from './decode';
-import { outcomeLabel, type IngestItem, type Ingestor } from './ingestor';
+import { outcomeLabel, type IngestItem, type Ingestor, type PreparedChunk } from './ingestor';
 import { reasonOf } from './ndjson';
 import { ChunkCoalescer } from './chunk-coalescer';
 import { ensureTopic, PartitionedSender } from './kafka-send';
@@ -29,7 +29,8 @@ const SUBSCRIBE_ATTEMPTS = 60;
  * headers) before the offsets are committed; offsets are committed only after both. A crash at
  * any point redelivers, and redelivery is harmless (idempotent projection).
  * Backpressure: up to CONCURRENT_PARTITIONS partitions' batches at a time: while one transaction
- * is in flight, the others are decoded, validated and planned, then wait for the next, which takes
+ * is in flight, the others (and each partition's next chunk) are decoded, validated and planned,
+ * a slice at a time, then wait for the next transaction, which takes
  * them together through the process's one projection writer (writer.ts); at most `maxBatch`
  * events and `maxBatchBytes` of message values per transaction (one larger message alone), so a
  * transaction's message to Neo4j stays small whatever the event size. While Neo4j is unavailable
@@ -219,12 +220,23 @@ export class KafkaWorker {
 
   private async handleBatchInner({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload): Promise<void> {
     this.metrics?.kafkaBatch.observe(batch.messages.length);
+    const active = () => isRunning() && !isStale() && !this.stopping;
+    const chunks: KafkaMessage[][] = [];
     for (let i = 0, n = 0; i < batch.messages.length; i += n) {
-      if (!isRunning() || isStale() || this.stopping) return;
       n = batchLength(batch.messages.slice(i, i + this.settings.maxBatch), this.settings.maxBatch, this.settings.maxBatchBytes, (m) => m.value?.length ?? 0);
-      const chunk = batch.messages.slice(i, i + n);
-      const stored = await this.storeChunk(batch.topic, batch.partition, chunk, heartbeat, () => isRunning() && !isStale() && !this.stopping);
+      chunks.push(batch.messages.slice(i, i + n));
+    }
+    let next = chunks.length > 0 ? this.parseChunk(chunks[0]!) : null;
+    for (let c = 0; c < chunks.length; c++) {
+      if (!active()) return;
+      const parsed = await next!;
+      // The partition's next chunk is parsed, validated and planned while this one is stored (a
+      // partition alone, as with producers' job-based keys, still overlaps its CPU work with Neo4j's).
+      next = c + 1 < chunks.length ? this.parseChunk(chunks[c + 1]!) : null;
+      next?.catch(() => undefined); // awaited below; not left unhandled if this loop returns first
+      const stored = await this.storeChunk(batch.topic, batch.partition, parsed, heartbeat, active);
       if (!stored) return; // stopped while waiting for Neo4j: nothing committed, the batch is redelivered
+      const chunk = parsed.messages;
       const last = chunk[chunk.length - 1]!.offset;
       resolveOffset(last);
       // The committed offset is the next one to read.
@@ -234,32 +246,40 @@ export class KafkaWorker {
     this.metrics?.kafkaLag.set({ topic: batch.topic, partition: String(batch.partition) }, Number(batch.offsetLag()));
   }
 
-  /** Stores one chunk (retrying while Neo4j is unavailable) and dead-letters its bad messages. */
-  private async storeChunk(topic: string, partition: number, messages: KafkaMessage[], heartbeat: () => Promise<void>, active: () => boolean): Promise<boolean> {
+  /**
+   * Decodes a chunk's messages (those that are not UTF-8 JSON are set aside for the dead-letter
+   * topic), then validates and plans the events (Ingestor.prepareChunk), a slice per turn of the
+   * event loop: done while another chunk's transaction runs, so that the transaction taking this
+   * chunk only compacts the plans and writes. Never throws; counts nothing (storeChunk does, once).
+   */
+  private async parseChunk(messages: KafkaMessage[]): Promise<ParsedChunk> {
     const items: { message: KafkaMessage; item: IngestItem }[] = [];
-    const dead: { message: KafkaMessage; reason: string; detail: string }[] = [];
+    const dead: DeadLetter[] = [];
     for (let k = 0; k < messages.length; k++) {
       const message = messages[k]!;
       if (k % PREPARE_SLICE === PREPARE_SLICE - 1) await new Promise((r) => setImmediate(r));
       const raw = decodeUtf8(message.value ?? Buffer.alloc(0));
       if (raw === null) {
         dead.push({ message, reason: 'NOT_UTF8', detail: 'the message value is not valid UTF-8' });
-        this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: 'rejected' });
         continue;
       }
       try {
         items.push({ message, item: { raw, value: JSON.parse(raw) } });
       } catch {
         dead.push({ message, reason: 'NOT_JSON', detail: 'the message value is not JSON' });
-        this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: 'rejected' });
       }
     }
+    const chunk = items.map((i) => i.item);
+    return { messages, items, chunk, dead, prepared: await this.ingestor.prepareChunk(chunk, PREPARE_SLICE) };
+  }
+
+  /** Stores one parsed chunk (retrying while Neo4j is unavailable) and dead-letters its bad messages. */
+  private async storeChunk(topic: string, partition: number, parsed: ParsedChunk, heartbeat: () => Promise<void>, active: () => boolean): Promise<boolean> {
+    const { messages, items, chunk, prepared } = parsed;
+    const dead = [...parsed.dead];
+    if (dead.length > 0) this.metrics?.ingestEvents.inc({ transport: 'kafka', outcome: 'rejected' }, dead.length);
     const key = `${topic}/${partition}`;
     if (!this.storingSince.has(key)) this.storingSince.set(key, Date.now());
-    // Validated and planned now, while another chunk's transaction runs; the transaction that takes
-    // this chunk then only compacts the plans and writes (ingestor.ts ingestChunks).
-    const chunk = items.map((i) => i.item);
-    const prepared = await this.ingestor.prepareChunk(chunk, PREPARE_SLICE);
     const next = Number(BigInt(messages[messages.length - 1]!.offset) + 1n);
     for (let attempt = 0; ; attempt++) {
       try {
@@ -316,6 +336,18 @@ export class KafkaWorker {
     }
     return true;
   }
+}
+
+type DeadLetter = { message: KafkaMessage; reason: string; detail: string };
+
+/** A chunk's messages decoded, validated and planned (parseChunk), ready to be stored. */
+interface ParsedChunk {
+  messages: KafkaMessage[];
+  items: { message: KafkaMessage; item: IngestItem }[];
+  /** The items' events, as prepared. */
+  chunk: IngestItem[];
+  dead: DeadLetter[];
+  prepared: PreparedChunk;
 }
 
 export interface StuckPartition {
