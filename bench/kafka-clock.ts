@@ -1,4 +1,5 @@
 import type { Config } from '../src/config';
+import { openLineageKey } from './kafka-key';
 import { processCpuMs } from '../src/graph/embedded/cpu';
 import type { Ingestor } from '../src/ingest/ingestor';
 import { KafkaWorker } from '../src/ingest/kafka-worker';
@@ -29,6 +30,12 @@ export interface KafkaClockOptions {
   neo4jPid: number | undefined;
   /** One worker, events produced beforehand (undefined), or that many in one group (--scale-out). */
   workers?: number;
+  /**
+   * Message keys: `openlineage` (default) as the OpenLineage transport keys them (kafka-key.ts: by
+   * root or parent job, so a pipeline's events share a partition); `run` by run id, which spreads
+   * the stream evenly over the partitions (--scale-out, where the workers are to share the load).
+   */
+  keys?: 'openlineage' | 'run';
   /**
    * A stream consumed first, through the same broker on a topic of its own, not timed: the Kafka
    * path's own statements planned and its code compiled before the clock, as the HTTP path's are
@@ -63,7 +70,8 @@ async function consume(broker: { bootstrap: string; pid: number }, ingestor: () 
   await createTopic(settings, 4);
   const producer = kafkaClient(settings).producer();
   await producer.connect();
-  const send = () => produce(producer, settings.topic, events.map((e) => ({ key: String((e.run as { runId?: string } | undefined)?.runId ?? ''), value: JSON.stringify(e) })));
+  const key = o.keys === 'run' ? (e: Record<string, unknown>) => String((e.run as { runId?: string } | undefined)?.runId ?? '') : openLineageKey;
+  const send = () => produce(producer, settings.topic, events.map((e) => ({ key: key(e), value: JSON.stringify(e) })));
   if (o.workers === undefined) await send();
   // Timed from the first batch handed to a worker (joining the group is not ingestion) until the
   // group's committed offsets cover every event; progress is read from the workers' own metrics,
