@@ -7,9 +7,8 @@ import type { Logger } from '../log';
 import type { Metrics } from '../metrics';
 import { batchLength, memoryOf } from './batching';
 import { prepareBatch, writeBatch } from './ingestor';
-import { projectEvents } from './write-plan';
+import { projectLegacyPending } from './legacy-pending';
 import { Lookahead, writable } from './lookahead';
-import { validateEvent } from './validate';
 import { NO_RULES, type IdentityRules } from './naming';
 import { DatabaseProbe } from './probe';
 import { comparePositions, type Spool, type SpoolPosition } from './spool';
@@ -210,7 +209,9 @@ export class Projector {
         if (batch.length === 0 && this.fromDisk) batch = this.readBack();
         if (batch.length === 0) {
           const legacyDue = Date.now() - this.lastLegacy >= LEGACY_EVERY_MS;
-          if (!legacyDue || !(await this.projectLegacy())) await this.sleep(this.options.idleMs);
+          if (legacyDue) this.lastLegacy = Date.now();
+          const legacy = legacyDue && (await projectLegacyPending({ executor: this.executor, writer: this.writer, rules: this.rules, log: this.log }, this.startedAt, this.options.batch));
+          if (!legacy) await this.sleep(this.options.idleMs);
           continue;
         }
         const writing = this.project(batch);
@@ -351,35 +352,6 @@ export class Projector {
     this.metrics?.projectionFailed.inc();
     this.failedCount++;
     this.lastFailure = { eventId: e.row.id, error: error.slice(0, 500), at };
-  }
-
-  /**
-   * Projects one page of events an earlier version stored labelled Pending in Neo4j and no process
-   * projects (received before this one started, or over 10 s ago: a rolling upgrade); false when none.
-   */
-  private async projectLegacy(): Promise<boolean> {
-    this.lastLegacy = Date.now();
-    const cutoff = new Date(Date.now() - 10_000).toISOString();
-    const before = cutoff > this.startedAt ? cutoff : this.startedAt;
-    const rows = await this.executor.read<{ id: string; raw: string; receivedAt: string }>(Query.PendingEvents, { before, limit: this.options.batch });
-    if (rows.length === 0) return false;
-    const valid = rows.flatMap((r) => {
-      try {
-        return [{ id: r.id, valid: validateEvent(JSON.parse(r.raw)) }];
-      } catch {
-        return [];
-      }
-    });
-    await this.writer.exclusive(() =>
-      this.executor.writeTx('project', async (tx) => {
-        await projectEvents(tx, valid, this.rules);
-        await tx.run(Query.MarkProjected, { ids: valid.map((v) => v.id), error: null, at: new Date().toISOString() });
-        const invalid = rows.filter((r) => !valid.some((v) => v.id === r.id)).map((r) => r.id);
-        if (invalid.length > 0) await tx.run(Query.MarkProjected, { ids: invalid, error: 'no longer valid', at: new Date().toISOString() });
-      }),
-    );
-    this.log.info('projected events an earlier version had stored without projecting', { events: rows.length });
-    return true;
   }
 
   private remember(id: string): void {
