@@ -94,9 +94,7 @@ export class Ingestor {
 
   private prepareNow(items: IngestItem[]): PreparedChunk {
     const batch = acceptItems(items, this.log);
-    const plan = emptyPlan();
-    for (const e of batch.accepted.values()) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
-    return { batch, plan };
+    return { batch, plan: planOf([...batch.accepted.values()], this.rules) };
   }
 
   /**
@@ -307,7 +305,12 @@ export async function readLogOffsets(executor: Executor, topic: string): Promise
 
 /** Plans every event of the batch (ids unique). */
 export function prepareBatch(events: Accepted[], rules: IdentityRules): PreparedBatch {
+  return { events, plan: compactPlan(planOf(events, rules)) };
+}
+
+/** The plan of events (each under its stored id), not yet compacted. */
+function planOf(events: Accepted[], rules: IdentityRules): ProjectionPlan {
   const plan = emptyPlan();
   for (const e of events) planEvent(plan, e.valid, { rules, eventId: e.row.id });
-  return { events, plan: compactPlan(plan) };
+  return plan;
 }
