@@ -4,6 +4,7 @@
 // Parameters: $topic: the events topic
 // Columns: partition: integer; next: the first offset of that partition not yet projected
 // Warm-up: {"topic": ["-"]}
+// Warm-up transaction: read
 MATCH (o:LogOffset)
 WHERE o.topic = $topic
 RETURN o.partition AS partition, o.next AS next

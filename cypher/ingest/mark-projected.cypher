@@ -5,6 +5,7 @@
 // Parameters: $ids: list of event ids; $error: null, or why their projection failed; $at: ISO-8601 time
 // Columns: none
 // Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}], "error": [null], "at": ["-"]}
+// Warm-up transaction: after-write
 UNWIND $ids AS id
 MATCH (e:Event {id: id})
 REMOVE e:Pending

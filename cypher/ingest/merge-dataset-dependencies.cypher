@@ -6,6 +6,7 @@
 //   types, subtypes, transformationsAt, firstSeen, lastSeen}, one per (from, to, job)
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000, 10000]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MATCH (src:Field {id: x.fromFieldId})
 MATCH (dst:Dataset {id: x.toId})

@@ -9,6 +9,7 @@
 //   `words`: the name split at . _ / : - for full-text search (entity_search_v2).
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MERGE (d:Dataset {id: x.id})
   ON CREATE SET d.namespace = x.namespace, d.name = x.name, d.words = replace(replace(replace(replace(replace(x.name, '.', ' '), '_', ' '), '/', ' '), ':', ' '), '-', ' ')

@@ -10,6 +10,7 @@
 //   unique per row (compact.ts)
 // Columns: none
 // Warm-up: {"jobs": [{"listOf": {"id": "-"}, "sizes": [1, 10]}], "datasets": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "runs": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "inputs": [[]], "outputs": [[]]}
+// Warm-up transaction: after-write
 CALL () {
   UNWIND $jobs AS x
   MATCH (n:Job {id: x.id})

@@ -8,6 +8,7 @@
 //   refresh-output-coverage.cypher (which recounts its producers' figures and clears the flag).
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000, 10000]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MERGE (f:Field {id: x.id})

@@ -13,6 +13,7 @@
 //   The run's ioFrom is the earliest time it reported IO (min), for lineage as of a past time.
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MATCH (j:Job {id: x.jobId})

@@ -11,6 +11,7 @@
 // Parameters: $rows: list of {runId, jobId, versionId, inputs, outputs, codeSig}
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 CALL () {
   UNWIND $rows AS x
   MATCH (r:Run {id: x.runId})

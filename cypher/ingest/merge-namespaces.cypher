@@ -8,6 +8,7 @@
 // Parameters: $rows: list of {name, firstSeen, lastSeen}, one per name, sorted by name
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"name": "-", "firstSeen": "2000-01-01T00:00:00Z", "lastSeen": "2000-01-01T00:00:00Z"}, "sizes": [1, 10]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MERGE (n:Namespace {name: x.name})
   ON CREATE SET n.firstSeen = x.firstSeen, n.lastSeen = x.lastSeen

@@ -6,6 +6,7 @@
 //   rootRunId, rootJobId, rootJobNamespace, rootJobName (root* may be null), firstSeen, lastSeen}
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MATCH (child:Run {id: x.runId})
 MERGE (pj:Job {id: x.parentJobId})

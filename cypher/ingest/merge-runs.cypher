@@ -10,6 +10,7 @@
 //   producers reuse across jobs gets RUN_OF to each)
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MERGE (r:Run {id: x.id})
   ON CREATE SET r.runId = x.runId

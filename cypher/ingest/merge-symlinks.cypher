@@ -7,6 +7,7 @@
 //   (dataset, alias, type)
 // Columns: none
 // Warm-up: {"rows": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 UNWIND $rows AS x
 MATCH (d:Dataset {id: x.datasetId})
 MATCH (a:Dataset {id: x.aliasId})

@@ -4,6 +4,7 @@
 // Parameters: $before: ISO-8601 time; $limit: integer
 // Columns: id, raw, receivedAt
 // Warm-up: {"before": ["-"], "limit": [1]}
+// Warm-up transaction: read
 MATCH (e:Pending)
 WHERE e.receivedAt < $before
 RETURN e.id AS id, e.raw AS raw, e.receivedAt AS receivedAt

@@ -7,6 +7,7 @@
 // Parameters: $jobIds: list of job ids whose IO may have changed
 // Columns: none
 // Warm-up: {"jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 UNWIND $jobIds AS id
 MATCH (j:Job {id: id})
 CALL (j) {

@@ -38,6 +38,7 @@
 //   $metadata: metadata columns of table formats, {storageLayer: [names]} (src/lineage/metadata-columns.ts)
 // Columns: none
 // Warm-up: {"countDatasetIds": [{"listOf": "-", "sizes": [1]}], "fieldDatasetIds": [{"listOf": "-", "sizes": [1]}], "edges": [{"listOf": {"jobId": "-"}, "sizes": [1]}], "runIds": [{"listOf": "-", "sizes": [1]}], "metadata": [{"iceberg": ["_file"]}]}
+// Warm-up transaction: after-write
 CALL () {
   UNWIND $fieldDatasetIds AS id
   MATCH (s:Dataset {id: id}) WHERE s.coverageStale

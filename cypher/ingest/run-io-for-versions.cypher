@@ -6,6 +6,7 @@
 //   belongs to one version), inputs
 //   (sorted dataset ids), outputs (sorted dataset ids), codeSig (or null)
 // Warm-up: {"runIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: after-write
 UNWIND $runIds AS id
 MATCH (r:Run {id: id})-[:RUN_OF]->(j:Job)
 WITH r, min(j.id) AS jobId

@@ -3,6 +3,7 @@
 // Parameters: $ids: list of event ids
 // Columns: id
 // Warm-up: {"ids": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}
+// Warm-up transaction: read
 UNWIND $ids AS id
 OPTIONAL MATCH (e:Event {id: id})
 WITH id, e

@@ -8,6 +8,7 @@
 //   $token: string unique to this transaction; $receivedAt: ISO-8601 UTC time of receipt
 // Columns: id (string), created (boolean; false when an identical event was stored before)
 // Warm-up: {"events": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100, 1000]}], "token": ["-"], "receivedAt": ["-"]}
+// Warm-up transaction: first
 UNWIND $events AS x
 MERGE (e:Event {id: x.id})
   ON CREATE SET e += x, e.receivedAt = coalesce(x.receivedAt, $receivedAt), e.token = $token

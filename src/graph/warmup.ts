@@ -26,9 +26,40 @@ import { executeRuns, type WarmUpRuns } from './warmup-runs';
  * (EXPLAIN compiles and caches the plan, and runs nothing), write queries in write transactions.
  * The plans Neo4j compiled meanwhile are counted apart (`compiled`, plan-cache.ts; null on a
  * server that does not count them): a combination whose plan is already cached compiles nothing.
+ *
+ * Neo4j also caches a statement's plan apart when its transaction has uncommitted changes (a
+ * CREATE, a SET, even one undone, as the projection's locks are). Ingestion queries are EXPLAINed
+ * both ways unless their file says where they run, as a header line
+ *   // Warm-up transaction: first            (only ever the first statement of a write transaction)
+ *   // Warm-up transaction: after-write      (only ever after a write in its transaction)
+ *   // Warm-up transaction: read             (only in read transactions)
+ * A statement that runs elsewhere than declared still works: it compiles its plan when first run.
  */
 
 export type WarmUpShapes = ReadonlyMap<Query, Record<string, unknown>[]>;
+
+/**
+ * How a query's plans are warmed: `write` both in a clean write transaction and after a write,
+ * `first` only the former, `after-write` only the latter, `read` in a read transaction.
+ */
+export type WarmUpTransaction = 'read' | 'write' | 'first' | 'after-write';
+const DECLARABLE: readonly string[] = ['read', 'first', 'after-write'];
+
+const TRANSACTION = '// Warm-up transaction:';
+
+/** Each query's `// Warm-up transaction:` line; without one, `write` for ingest/ queries, else `read`. Throws on a bad line. */
+export function warmUpTransactions(texts: QueryTexts): ReadonlyMap<Query, WarmUpTransaction> {
+  const out = new Map<Query, WarmUpTransaction>();
+  for (const query of Object.values(Query)) {
+    const line = texts[query].split('\n').find((l) => l.startsWith(TRANSACTION));
+    const declared = line?.slice(TRANSACTION.length).trim();
+    if (declared !== undefined && !DECLARABLE.includes(declared)) {
+      throw new Error(`${query}.cypher: Warm-up transaction must be one of ${DECLARABLE.map((d) => `"${d}"`).join(', ')}`);
+    }
+    out.set(query, (declared as WarmUpTransaction | undefined) ?? (query.startsWith('ingest/') ? 'write' : 'read'));
+  }
+  return out;
+}
 
 /** The parameter combinations declared by the `// Warm-up:` header lines. Throws on a bad line. */
 export function warmUpShapes(texts: QueryTexts): WarmUpShapes {
@@ -82,9 +113,9 @@ const rank = (q: Query) => {
  * `pace` = false runs pass 2 and the runs back to back too (benchmarks that wait for it).
  * Once `signal` is aborted (the service is stopping), no further plan is compiled, and the one in
  * flight failing because the driver closed is not a failure: nothing is logged for it.
- * Ingestion queries are EXPLAINed twice per combination, in a clean transaction and after an
- * uncommitted write (ExplainOptions.afterWrite: a projection's statements after its first write use
- * plans Neo4j caches apart); `plans` counts combinations.
+ * Each combination is EXPLAINed as its query's `transactions` entry says (warmUpTransactions; by
+ * default ingestion queries twice, in a clean write transaction and after an uncommitted write:
+ * ExplainOptions.afterWrite); `plans` counts combinations.
  * `onExplained` is told each plan EXPLAINed (the plan refresher keeps those plans fresh too).
  */
 export async function warmUpPlans(
@@ -96,8 +127,16 @@ export async function warmUpPlans(
     pace = true,
     signal,
     runs = new Map(),
+    transactions = new Map(),
     onExplained,
-  }: { firstOnly?: boolean; pace?: boolean; signal?: AbortSignal; runs?: WarmUpRuns; onExplained?: (query: Query, params: Record<string, unknown>, write: boolean, afterWrite: boolean) => void } = {},
+  }: {
+    firstOnly?: boolean;
+    pace?: boolean;
+    signal?: AbortSignal;
+    runs?: WarmUpRuns;
+    transactions?: ReadonlyMap<Query, WarmUpTransaction>;
+    onExplained?: (query: Query, params: Record<string, unknown>, write: boolean, afterWrite: boolean) => void;
+  } = {},
 ): Promise<WarmUpResult> {
   const t0 = Date.now();
   const counters = await readPlanCounters(executor).catch(() => null);
@@ -106,11 +145,13 @@ export async function warmUpPlans(
   const ordered = [...shapes].sort((a, b) => rank(a[0]) - rank(b[0]));
   const compile = async (query: Query, params: Record<string, unknown>) => {
     try {
-      const write = query.startsWith('ingest/');
-      await executor.explain(query, params, write);
-      onExplained?.(query, params, write, false);
-      // A projection's statements after its first write meet the plans cached for that case.
-      if (write) {
+      const tx = transactions.get(query) ?? (query.startsWith('ingest/') ? 'write' : 'read');
+      const write = tx !== 'read';
+      if (tx !== 'after-write') {
+        await executor.explain(query, params, write);
+        onExplained?.(query, params, write, false);
+      }
+      if (tx === 'write' || tx === 'after-write') {
         await executor.explain(query, params, write, { afterWrite: true });
         onExplained?.(query, params, write, true);
       }

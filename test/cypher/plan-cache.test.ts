@@ -56,4 +56,38 @@ describe('Neo4j plan compilations (the embedded Neo4j)', () => {
       await session.close();
     }
   });
+
+  it('are kept apart for a statement after an uncommitted write, even one undone (warmup.ts: // Warm-up transaction:)', async (t) => {
+    if ((await readPlanCounters(svc.app.executor)) === null) return t.skip('this Neo4j does not count its plans');
+    const plans = async () => (await readPlanCounters(svc.app.executor))!.plans;
+    // The same statement, planned clean first, then again after `before` in one (rolled back) transaction.
+    const compiledAfter = async (before: string) => {
+      const session = svc.app.driver.session({ defaultAccessMode: neo4j.session.WRITE });
+      const tx = session.beginTransaction();
+      try {
+        const text = `EXPLAIN UNWIND $ids AS id MATCH (d:Dataset {id: id}) RETURN d.name AS name_${randomUUID().replace(/-/g, '')}`;
+        await tx.run(text, { ids: ['a'] });
+        await tx.run(before, { id: `t-plan-cache:${randomUUID()}` });
+        const p0 = await plans();
+        await tx.run(text, { ids: ['a'] });
+        return (await plans()) - p0;
+      } finally {
+        await tx.rollback();
+        await session.close();
+      }
+    };
+    const created: number[] = [];
+    const undone: number[] = [];
+    const read: number[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      created.push(await compiledAfter('CREATE (:Dataset {id: $id})'));
+      undone.push(await compiledAfter('CREATE (d:Dataset {id: $id}) WITH d DETACH DELETE d'));
+      read.push(await compiledAfter('MATCH (d:Dataset {id: $id}) RETURN d'));
+      if (Math.min(...read) === 0) break;
+    }
+    // Other files compile meanwhile: a compile is asserted in every attempt, none in at least one.
+    assert.ok(Math.min(...created) >= 1, `after a CREATE: ${created.join(', ')} plans compiled`);
+    assert.ok(Math.min(...undone) >= 1, `after a write undone in the same transaction: ${undone.join(', ')}`);
+    assert.equal(Math.min(...read), 0, `after a read: ${read.join(', ')}`);
+  });
 });

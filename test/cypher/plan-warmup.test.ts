@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadQueries, Query } from '../../src/graph/queries';
-import { warmUpShapes } from '../../src/graph/warmup';
+import { warmUpShapes, warmUpTransactions } from '../../src/graph/warmup';
 import { warmUpRuns } from '../../src/graph/warmup-runs';
 import { startService, type TestService } from '../support/app';
+import { generateEvents } from '../support/generate';
+import { uniquePrefix } from '../support/isolate';
 
 let svc: TestService;
 before(async () => {
-  svc = await startService();
+  // A refresher whose timer never fires: its record of the shapes run is what the last test reads.
+  svc = await startService({ TRIBUTARY_PLAN_REFRESH_S: '3600' });
 });
 after(() => svc.close());
 
@@ -32,5 +35,30 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
     assert.equal(result.plans, shapes.size);
     // Each query's runs stop at a time budget, so at least one of each (all of them on a small store).
     assert.ok(result.runs >= warmUpRuns(loadQueries(), shapes).size, `runs: ${result.runs}`);
+  });
+
+  it('declares where ingestion statements run (// Warm-up transaction:), as the projection runs them', async () => {
+    // The warm-up EXPLAINs a statement only where its file says it runs: first in a write
+    // transaction, after a write, or in a read transaction. A generated stream (runs with column
+    // lineage, symlinks, a parent, FAILs) sent one by one and then again as one batch (stored
+    // before: projected again) takes the projection's every path; each recorded position must be a
+    // declared one, or the plan it needs would be compiled on the request path.
+    const ns = uniquePrefix('warmup-tx');
+    const events = generateEvents(ns, 28, 4, 2);
+    for (const e of events) assert.equal((await svc.postEvent(e)).status, 201);
+    assert.equal((await svc.post('/api/v1/lineage/batch', JSON.stringify(events))).status, 200);
+    const declared = warmUpTransactions(loadQueries());
+    const used = svc.app.refresher!.shapes.list().filter((s) => s.query.startsWith('ingest/'));
+    assert.ok(used.some((s) => s.query === Query.MergeOutputs), `recorded: ${used.map((s) => s.query).join(', ')}`);
+    const wrong = used.filter((s) => {
+      const tx = declared.get(s.query);
+      if (tx === 'read') return s.write;
+      if (tx === 'first') return !s.write || s.afterWrite;
+      if (tx === 'after-write') return !s.write || !s.afterWrite;
+      return !s.write;
+    });
+    assert.deepEqual(wrong.map((s) => `${s.query} write=${s.write} afterWrite=${s.afterWrite}`), []);
+    assert.equal(declared.get(Query.MergeJobs), 'after-write');
+    assert.equal(declared.get(Query.StoreEvents), 'first');
   });
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadQueries, Query } from '../../src/graph/queries';
 import { loadSchemaStatements, loadSchemaWaits } from '../../src/graph/schema';
-import { warmUpShapes } from '../../src/graph/warmup';
+import { warmUpShapes, warmUpTransactions } from '../../src/graph/warmup';
 
 describe('cypher/ files', () => {
   it('every listed query has a file with a Purpose/Parameters/Columns header, and no file is unlisted', () => {
@@ -68,6 +68,12 @@ describe('Warm-up header lines', () => {
     assert.throws(() => warmUpShapes(broken), /nodes\/jobs-by-id\.cypher: Warm-up must map each parameter/);
     const notJson = { ...texts, [Query.JobsById]: `// Warm-up: {ids}\n${texts[Query.JobsById]}` };
     assert.throws(() => warmUpShapes(notJson), /nodes\/jobs-by-id\.cypher: the Warm-up line is not JSON/);
+    const transactions = warmUpTransactions(texts);
+    assert.equal(transactions.get(Query.MergeOutputs), 'after-write');
+    assert.equal(transactions.get(Query.LockProjection), 'write', 'an ingest query without the line: both ways');
+    assert.equal(transactions.get(Query.JobsById), 'read');
+    const badTx = { ...texts, [Query.JobsById]: `// Warm-up transaction: later\n${texts[Query.JobsById]}` };
+    assert.throws(() => warmUpTransactions(badTx), /nodes\/jobs-by-id\.cypher: Warm-up transaction must be one of "read", "first", "after-write"/);
   });
 });
 
