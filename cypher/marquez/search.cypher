@@ -10,7 +10,7 @@
 //   a namespace or null for all; $limit: most rows
 // Columns: kind ('JOB' | 'DATASET'), name, namespace, lastSeen
 // Warm-up: {"query": ["+warm*"], "labels": [["Job", "Dataset"], ["Job"], ["Dataset"]], "namespace": [null, "-"], "limit": [100]}
-// Warm-up runs: {"times": 200, "query": ["+a*", "+b*", "+c*", "+d*", "+e*", "+f*", "+g*", "+h*", "+i*", "+j*", "+k*", "+l*", "+m*", "+n*", "+o*", "+p*", "+q*", "+r*", "+s*", "+t*", "+u*", "+v*", "+w*", "+x*", "+y*", "+z*", "+0*", "+1*", "+2*", "+3*", "+4*", "+5*", "+6*", "+7*", "+8*", "+9*"]}
+// Warm-up runs: {"times": 30, "query": ["+a*", "+b*", "+c*", "+d*", "+e*", "+f*", "+g*", "+h*", "+i*", "+j*", "+k*", "+l*", "+m*", "+n*", "+o*", "+p*", "+q*", "+r*", "+s*", "+t*", "+u*", "+v*", "+w*", "+x*", "+y*", "+z*", "+0*", "+1*", "+2*", "+3*", "+4*", "+5*", "+6*", "+7*", "+8*", "+9*"]}
 CALL db.index.fulltext.queryNodes('catalog_search', $query, {limit: 1000}) YIELD node
 WHERE any(l IN labels(node) WHERE l IN $labels)
   AND ($namespace IS NULL OR node.namespace = $namespace)

@@ -18,7 +18,7 @@
 // Columns: total (integer: hits after joining names), capped (boolean), hits: list of {id, kind, namespace, name,
 //   description, datasetId, score, match, aliases: list of {id, namespace, name} (datasets, by id)}
 // Warm-up: {"index": ["entity_search_v2"], "candidates": [2000], "query": ["+warm*"], "text": ["warm"], "labels": [null, ["Dataset"]], "namespace": [null], "skip": [0], "limit": [1]}
-// Warm-up runs: {"times": 100, "query": ["+a*", "+b*", "+c*", "+d*", "+e*", "+f*", "+g*", "+h*", "+i*", "+j*", "+k*", "+l*", "+m*", "+n*", "+o*", "+p*", "+q*", "+r*", "+s*", "+t*", "+u*", "+v*", "+w*", "+x*", "+y*", "+z*", "+0*", "+1*", "+2*", "+3*", "+4*", "+5*", "+6*", "+7*", "+8*", "+9*"], "text": ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"], "limit": [20], "index": ["entity_search_v2"], "candidates": [2000]}
+// Warm-up runs: {"times": 20, "query": ["+a*", "+b*", "+c*", "+d*", "+e*", "+f*", "+g*", "+h*", "+i*", "+j*", "+k*", "+l*", "+m*", "+n*", "+o*", "+p*", "+q*", "+r*", "+s*", "+t*", "+u*", "+v*", "+w*", "+x*", "+y*", "+z*", "+0*", "+1*", "+2*", "+3*", "+4*", "+5*", "+6*", "+7*", "+8*", "+9*"], "text": ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x", "y", "z", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"], "limit": [20], "index": ["entity_search_v2"], "candidates": [2000]}
 CALL db.index.fulltext.queryNodes($index, $query, {limit: toInteger($candidates) + 1}) YIELD node, score
 WITH collect({node: node, score: score}) AS matches
 WITH size(matches) > $candidates AS capped, matches[0..toInteger($candidates)] AS matches
