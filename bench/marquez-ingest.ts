@@ -97,7 +97,7 @@ export async function readsDuringIngest(agent: http.Agent, readerAgent: http.Age
   return { idle, busy };
 }
 
-export function renderLoad(loaded: Record<string, Loaded>, reads: Awaited<ReturnType<typeof readsDuringIngest>> | null): string[] {
+export function renderLoad(loaded: Record<string, Loaded>, reads: Awaited<ReturnType<typeof readsDuringIngest>> | null, events?: number): string[] {
   const m = loaded.Marquez;
   const t = loaded.Tributary!;
   const row = (label: string, mv: number | undefined, tv: number | undefined) =>
@@ -106,7 +106,7 @@ export function renderLoad(loaded: Record<string, Loaded>, reads: Awaited<Return
     '',
     '### With a competing load on one core',
     '',
-    'One more round per side (a fresh stream, the same events to both) while a fixed busy loop, a second Node.js process spinning, holds one of the two cores; it is stopped afterwards.',
+    `One more round per side (a fresh stream${events === undefined ? '' : ` of ${events} events`}, the same to both) while a fixed busy loop, a second Node.js process spinning, holds one of the two cores; it is stopped afterwards.`,
     '',
     '| path | Marquez | Tributary | ratio |',
     '|---|---|---|---|',

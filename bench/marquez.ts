@@ -51,6 +51,9 @@ async function main(): Promise<void> {
   const only = args.includes('--tributary-only');
   const startCount = opt('starts', 20);
   const endpointStartCount = opt('endpoint-starts', 20);
+  // The busy-loop round and the reads during ingestion send the first N events of a fresh stream
+  // (default all): at M a whole stream costs Marquez over half an hour more per round.
+  const loadEvents = opt('load-events', Infinity);
   const timeoutAt = args.indexOf('--marquez-timeout');
   const marquezTimeout = timeoutAt >= 0 ? args[timeoutAt + 1]! : '60s';
   if (!fs.existsSync(path.join(baseline, 'run.sh'))) {
@@ -111,12 +114,13 @@ async function main(): Promise<void> {
     const plans = { afterWarmUp, afterIngest, afterReads };
     // Last, so that the comparisons above read the same data on both sides: a competing load on one
     // core, then one reader's lineage during ingestion against its idle p50 (issue 28).
-    const fresh = (n: number) => [...stream({ ...SIZES[size]!, seed: 42 + n, nameOffset: n * 10_000_000 })].map((e) => JSON.stringify(e));
-    const loaded = await underLoad(agent, sides, fresh(rounds + 1), seqEvents);
+    const fresh = (n: number) => [...stream({ ...SIZES[size]!, seed: 42 + n, nameOffset: n * 10_000_000 })].slice(0, loadEvents).map((e) => JSON.stringify(e));
+    const loadTexts = fresh(rounds + 1);
+    const loaded = await underLoad(agent, sides, loadTexts, seqEvents);
     log(`with a busy loop on one core: ${Object.entries(loaded).map(([n, l]) => `${n} ${l.seq.evPerS.toFixed(1)} / ${l.conc.evPerS.toFixed(1)} ev/s`).join(', ')}`);
     const reads = await readsDuringIngest(agent, readerAgent, tributary, lastOutputs, fresh(rounds + 2));
     log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients`);
-    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderLoad(loaded, reads).join('\n') + '\n' + renderPlans(plans) + renderSettled(settled) + renderEndpoints(endpoints).join('\n');
+    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderLoad(loaded, reads, loadTexts.length).join('\n') + '\n' + renderPlans(plans) + renderSettled(settled) + renderEndpoints(endpoints).join('\n');
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
     fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers, plans, settled, loaded, reads }, null, 2) + '\n');
     process.stdout.write(report);
