@@ -10,8 +10,8 @@ import type { WarmUpShapes } from './warmup';
  * and JIT-compiled on the request path. Measured on the S store right after a start, the first 200
  * Marquez searches took 7.5 ms p50 and ~10 ms of Neo4j CPU each, against 1.8 ms once warm.
  * The runs cost CPU at every start (issue 28: a warm-up under 30 s), so they stay few: 300 prefix
- * searches cost the embedded Neo4j 8-14 s for the first 100 searches after it 9.2 against 11.1 ms
- * p50; 50 keep 9.5 ms for about 1.5 s (S bench store, 2026-12-05, one start each).
+ * searches cost the embedded Neo4j 8-14 s of CPU and brought the first 100 searches after them to
+ * 9.2 ms p50 (11.1 with none); 50 give 9.5 ms for about 1.5 s (S bench store, 2026-12-05, one start each).
  *
  * A read query may declare, below its `// Warm-up:` line,
  *   // Warm-up runs: {"times": 200, "query": ["+a*", "+s*"]}

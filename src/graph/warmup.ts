@@ -46,6 +46,7 @@ export type WarmUpTransaction = 'read' | 'write' | 'first' | 'after-write';
 const DECLARABLE: readonly string[] = ['read', 'first', 'after-write'];
 
 const TRANSACTION = '// Warm-up transaction:';
+const byDefault = (query: Query): WarmUpTransaction => (query.startsWith('ingest/') ? 'write' : 'read');
 
 /** Each query's `// Warm-up transaction:` line; without one, `write` for ingest/ queries, else `read`. Throws on a bad line. */
 export function warmUpTransactions(texts: QueryTexts): ReadonlyMap<Query, WarmUpTransaction> {
@@ -56,7 +57,7 @@ export function warmUpTransactions(texts: QueryTexts): ReadonlyMap<Query, WarmUp
     if (declared !== undefined && !DECLARABLE.includes(declared)) {
       throw new Error(`${query}.cypher: Warm-up transaction must be one of ${DECLARABLE.map((d) => `"${d}"`).join(', ')}`);
     }
-    out.set(query, (declared as WarmUpTransaction | undefined) ?? (query.startsWith('ingest/') ? 'write' : 'read'));
+    out.set(query, (declared as WarmUpTransaction | undefined) ?? byDefault(query));
   }
   return out;
 }
@@ -145,7 +146,7 @@ export async function warmUpPlans(
   const ordered = [...shapes].sort((a, b) => rank(a[0]) - rank(b[0]));
   const compile = async (query: Query, params: Record<string, unknown>) => {
     try {
-      const tx = transactions.get(query) ?? (query.startsWith('ingest/') ? 'write' : 'read');
+      const tx = transactions.get(query) ?? byDefault(query);
       const write = tx !== 'read';
       if (tx !== 'after-write') {
         await executor.explain(query, params, write);
