@@ -11,7 +11,7 @@ describe('Warm-up runs header lines', () => {
   it('give the declared number of executions, parameters taken in turn over the Warm-up combinations', () => {
     const runs = warmUpRuns(texts, shapes);
     const search = runs.get(Query.MarquezSearch)!;
-    assert.equal(search.length, 200);
+    assert.equal(search.length, 30);
     assert.deepEqual(search.slice(0, 2).map((p) => p.query), ['+a*', '+b*']);
     // Every combination of the Warm-up line is run (labels x namespace), not only the first.
     assert.equal(new Set(search.map((p) => JSON.stringify([p.labels, p.namespace]))).size, shapes.get(Query.MarquezSearch)!.length);
