@@ -44,7 +44,10 @@ async function main(): Promise<void> {
   const size = args.find((a) => /^[SML]$/.test(a)) ?? 'S';
   const opt = (name: string, dflt: number) => {
     const i = args.indexOf(`--${name}`);
-    return i >= 0 ? Number(args[i + 1]) : dflt;
+    if (i < 0) return dflt;
+    const n = Number(args[i + 1]);
+    if (!Number.isInteger(n) || n < 0) throw new Error(`--${name} takes a whole number, not ${JSON.stringify(args[i + 1] ?? '')}`);
+    return n;
   };
   const rounds = opt('rounds', 3);
   const seqEvents = opt('seq', 1000);

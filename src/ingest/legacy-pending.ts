@@ -28,12 +28,14 @@ export async function projectLegacyPending(
       return [];
     }
   });
+  const validIds = new Set(valid.map((v) => v.id));
+  const invalid = rows.filter((r) => !validIds.has(r.id)).map((r) => r.id);
   await on.writer.exclusive(() =>
     on.executor.writeTx('project', async (tx) => {
       await projectEvents(tx, valid, on.rules);
-      await tx.run(Query.MarkProjected, { ids: valid.map((v) => v.id), error: null, at: new Date().toISOString() });
-      const invalid = rows.filter((r) => !valid.some((v) => v.id === r.id)).map((r) => r.id);
-      if (invalid.length > 0) await tx.run(Query.MarkProjected, { ids: invalid, error: 'no longer valid', at: new Date().toISOString() });
+      const at = new Date().toISOString();
+      await tx.run(Query.MarkProjected, { ids: [...validIds], error: null, at });
+      if (invalid.length > 0) await tx.run(Query.MarkProjected, { ids: invalid, error: 'no longer valid', at });
     }),
   );
   on.log.info('projected events an earlier version had stored without projecting', { events: rows.length });
