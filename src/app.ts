@@ -8,7 +8,7 @@ import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
 import { MIN_DIVERGENT_COUNT, PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
-import { warmUpPlans, warmUpShapes, warmUpTransactions, type WarmUpResult } from './graph/warmup';
+import { secondPassQueries, warmUpPlans, warmUpShapes, warmUpTransactions, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
 import { migrateFacetStorage } from './ingest/facet-storage';
@@ -122,6 +122,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
   const shapes = warmUpShapes(queries);
   const runs = warmUpRuns(queries, shapes);
   const transactions = warmUpTransactions(queries);
+  const secondPass = secondPassQueries(queries);
   const statements = loadSchemaStatements();
   const rules = loadRules(config.identityRulesFile);
   const driver = createDriver(config.neo4j, config.deadlines);
@@ -193,7 +194,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       rules,
       statements,
       warmUp: async (firstOnly, pace) => {
-        const result = await warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, transactions, onExplained: used ? (q, p, w, a) => void used.record(q, p, w, a) : undefined });
+        const result = await warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, transactions, secondPass, onExplained: used ? (q, p, w, a) => void used.record(q, p, w, a) : undefined });
         warmedUp = true;
         return result;
       },

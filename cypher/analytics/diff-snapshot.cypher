@@ -22,6 +22,7 @@
 //   recorded (the run's report of the dataset exists); OUTPUT rows also (else null): decidedRunId,
 //   decidedRecorded, cllFields, cllWhole, reportedFields (distinct fields in the run's schema and the
 //   deciding run's column lineage), anyCll, anyFields, anyWithInputs. Ordered by jobId, direction, datasetId.
+// Warm-up pass: second (a diff compares two times, a time travel like lineage asOf)
 // Warm-up: [{"scope": ["ALL"], "value": [null], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"scope": ["JOB"], "value": ["-"], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'

@@ -43,6 +43,8 @@ export enum Query {
   DatasetProducersConsumers = 'nodes/dataset-producers-consumers',
   ExpandDownstream = 'lineage/expand-downstream',
   ExpandUpstream = 'lineage/expand-upstream',
+  ExpandDownstreamAsOf = 'lineage/expand-downstream-as-of',
+  ExpandUpstreamAsOf = 'lineage/expand-upstream-as-of',
   ExpandFieldsDownstream = 'lineage/expand-fields-downstream',
   ExpandFieldsUpstream = 'lineage/expand-fields-upstream',
   NodeExists = 'lineage/node-exists',

@@ -34,6 +34,10 @@ import { executeRuns, type WarmUpRuns } from './warmup-runs';
  *   // Warm-up transaction: after-write      (only ever after a write in its transaction)
  *   // Warm-up transaction: read             (only in read transactions)
  * A statement that runs elsewhere than declared still works: it compiles its plan when first run.
+ *
+ * A query that a fresh service rarely meets (time travel) may leave the first pass, as the line
+ *   // Warm-up pass: second (why, optionally)
+ * its plans then compile in the second pass (TRIBUTARY_PLAN_WARMUP=all) or at first use.
  */
 
 export type WarmUpShapes = ReadonlyMap<Query, Record<string, unknown>[]>;
@@ -58,6 +62,20 @@ export function warmUpTransactions(texts: QueryTexts): ReadonlyMap<Query, WarmUp
       throw new Error(`${query}.cypher: Warm-up transaction must be one of ${DECLARABLE.map((d) => `"${d}"`).join(', ')}`);
     }
     out.set(query, (declared as WarmUpTransaction | undefined) ?? byDefault(query));
+  }
+  return out;
+}
+
+const PASS = '// Warm-up pass:';
+
+/** The queries whose file says `// Warm-up pass: second`. Throws on a bad line. */
+export function secondPassQueries(texts: QueryTexts): ReadonlySet<Query> {
+  const out = new Set<Query>();
+  for (const query of Object.values(Query)) {
+    const line = texts[query].split('\n').find((l) => l.startsWith(PASS));
+    const declared = line?.slice(PASS.length).trim().split(/\s/)[0];
+    if (declared !== undefined && declared !== 'first' && declared !== 'second') throw new Error(`${query}.cypher: Warm-up pass must be "first" or "second"`);
+    if (declared === 'second') out.add(query);
   }
   return out;
 }
@@ -107,6 +125,7 @@ const rank = (q: Query) => {
  * EXPLAINs the declared combinations in two passes, resolving with counts (never rejecting):
  *  1. the first combination of each query (single events, small frontiers: what a fresh service
  *     meets first), ingestion queries first, then lineage, nodes, analytics, admin, back to back;
+ *     not those in `secondPass` (secondPassQueries);
  *  2. the rest in the same order, each compile followed by a pause as long as itself, so the
  *     warm-up takes at most about half a core while requests are being served.
  * With `firstOnly`, pass 1 alone (a check that the declared parameters are complete).
@@ -129,6 +148,7 @@ export async function warmUpPlans(
     signal,
     runs = new Map(),
     transactions = new Map(),
+    secondPass = new Set(),
     onExplained,
   }: {
     firstOnly?: boolean;
@@ -136,6 +156,7 @@ export async function warmUpPlans(
     signal?: AbortSignal;
     runs?: WarmUpRuns;
     transactions?: ReadonlyMap<Query, WarmUpTransaction>;
+    secondPass?: ReadonlySet<Query>;
     onExplained?: (query: Query, params: Record<string, unknown>, write: boolean, afterWrite: boolean) => void;
   } = {},
 ): Promise<WarmUpResult> {
@@ -175,13 +196,13 @@ export async function warmUpPlans(
   };
   for (const [query, combos] of ordered) {
     if (signal?.aborted) return stopped();
-    if (combos[0]) await compile(query, combos[0]);
+    if (combos[0] && !secondPass.has(query)) await compile(query, combos[0]);
   }
   firstPassMs = Date.now() - t0;
   log.info('query plans warmed up for first use', { plans, failed, ms: firstPassMs, compiled: (await compiledNow()).compiled });
   if (!firstOnly) {
     for (const [query, combos] of ordered) {
-      for (const params of combos.slice(1)) {
+      for (const params of combos.slice(secondPass.has(query) ? 0 : 1)) {
         if (signal?.aborted) return stopped();
         const started = Date.now();
         await compile(query, params);

@@ -82,6 +82,8 @@ export interface TraceRow extends StepRow {
 /** What a walk is made of: its step queries, how a frontier becomes their parameters, what it follows. */
 export interface TraversalMode<R extends StepRow> {
   readonly steps: Readonly<Record<FlowDirection, Query>>;
+  /** Step queries for a walk as of a time, where those are queries apart (same parameters and row shape, plus $asOf); else `steps`. */
+  readonly asOfSteps?: Readonly<Record<FlowDirection, Query>>;
   /** Step queries of DECLARED edges, run when the request follows DECLARED (same frontier parameters and row shape). */
   readonly declaredSteps?: Readonly<Record<FlowDirection, Query>>;
   readonly follow: readonly EdgeType[];
@@ -96,6 +98,7 @@ const idsOf = (nodes: readonly EntityRef[], kind: EntityKind) => nodes.filter((n
 /** Datasets and jobs, joined by reads and writes (FEEDS, PRODUCES), symlinked names as ALIAS. */
 export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
   steps: { [Direction.UPSTREAM]: Query.ExpandUpstream, [Direction.DOWNSTREAM]: Query.ExpandDownstream },
+  asOfSteps: { [Direction.UPSTREAM]: Query.ExpandUpstreamAsOf, [Direction.DOWNSTREAM]: Query.ExpandDownstreamAsOf },
   declaredSteps: { [Direction.UPSTREAM]: Query.ExpandDeclaredUpstream, [Direction.DOWNSTREAM]: Query.ExpandDeclaredDownstream },
   follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS],
   frontier: (nodes) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB) }),
@@ -187,6 +190,7 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
   const rowLimit = req.maxRowsPerHop ?? req.maxNodes * 4;
   const evidence = req.evidence ?? [EdgeEvidence.REPORTED, EdgeEvidence.COLLECTED];
   const follow: string[] = [...(req.follow ?? mode.follow), ...(evidence.includes(EdgeEvidence.COLLECTED) ? [EdgeEvidence.COLLECTED] : [])];
+  const step = (req.asOf !== null ? mode.asOfSteps?.[req.direction] : undefined) ?? mode.steps[req.direction];
   const declaredStep = evidence.includes(EdgeEvidence.DECLARED) && req.asOf === null ? mode.declaredSteps?.[req.direction] : undefined;
   const reached = new Map<string, Reached<R>>(req.starts.map((n) => [n.id, { node: n, distance: 0, parent: null }]));
   const edges: { row: R; hop: number }[] = [];
@@ -206,7 +210,7 @@ export async function traverse<R extends StepRow>(tx: TxRunner, mode: TraversalM
   for (let hop = 1; frontier.length > 0; hop++) {
     const probing = hop > req.depth;
     const params = mode.frontier(frontier, previous);
-    const rows = await tx.run<R>(mode.steps[req.direction], {
+    const rows = await tx.run<R>(step, {
       ...params,
       asOf: req.asOf,
       follow,

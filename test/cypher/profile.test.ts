@@ -75,8 +75,8 @@ function cases(): Case[] {
     c(Query.NodeExists, { datasetId: null, jobId: null, fieldId: field, fieldDatasetId: ds[0], fieldName: deep.fields[0] }, 100),
     c(Query.ExpandDownstream, expand, 1_000),
     c(Query.ExpandUpstream, expand, 1_000),
-    c(Query.ExpandDownstream, { ...expand, asOf: later }, 2_500),
-    c(Query.ExpandUpstream, { ...expand, asOf: later }, 2_500),
+    c(Query.ExpandDownstreamAsOf, { ...expand, asOf: later }, 2_500),
+    c(Query.ExpandUpstreamAsOf, { ...expand, asOf: later }, 2_500),
     // 16-210 and 514-826 db hits over four runs of the same stream: a field's relationships are
     // stored in the order the background projector's batches happened to write them, and the
     // expansion stops at its limit; 500 made the test fail one run in two (also before issue 28).

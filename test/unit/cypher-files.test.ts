@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadQueries, Query } from '../../src/graph/queries';
 import { loadSchemaStatements, loadSchemaWaits } from '../../src/graph/schema';
-import { warmUpShapes, warmUpTransactions } from '../../src/graph/warmup';
+import { secondPassQueries, warmUpShapes, warmUpTransactions } from '../../src/graph/warmup';
 
 describe('cypher/ files', () => {
   it('every listed query has a file with a Purpose/Parameters/Columns header, and no file is unlisted', () => {
@@ -74,6 +74,8 @@ describe('Warm-up header lines', () => {
     assert.equal(transactions.get(Query.JobsById), 'read');
     const badTx = { ...texts, [Query.JobsById]: `// Warm-up transaction: later\n${texts[Query.JobsById]}` };
     assert.throws(() => warmUpTransactions(badTx), /nodes\/jobs-by-id\.cypher: Warm-up transaction must be one of "read", "first", "after-write"/);
+    const badPass = { ...texts, [Query.JobsById]: `// Warm-up pass: third\n${texts[Query.JobsById]}` };
+    assert.throws(() => secondPassQueries(badPass), /nodes\/jobs-by-id\.cypher: Warm-up pass must be "first" or "second"/);
   });
 });
 

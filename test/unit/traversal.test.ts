@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TxRunner } from '../../src/graph/executor';
+import { Query } from '../../src/graph/queries';
 import { DATASET_LINEAGE, pathTo, traverse, type ExpandRow } from '../../src/lineage/traversal';
 import { Direction, EdgeEvidence, EdgeType, EntityKind, TruncationReason, type EntityRef } from '../../src/lineage/types';
 
@@ -12,13 +13,13 @@ import { Direction, EdgeEvidence, EdgeType, EntityKind, TruncationReason, type E
 type Edge = [from: string, to: string, type: EdgeType];
 
 function graph(edges: Edge[]) {
-  const steps: { frontier: string[]; follow: string[] }[] = [];
+  const steps: { query: unknown; frontier: string[]; follow: string[] }[] = [];
   const node = (id: string): EntityRef => ({ id, kind: id.startsWith('j') ? EntityKind.JOB : EntityKind.DATASET, namespace: 'ns', name: id });
   const tx: TxRunner = {
-    run: async <Row>(_query: unknown, params: Record<string, unknown> = {}) => {
+    run: async <Row>(query: unknown, params: Record<string, unknown> = {}) => {
       const frontier = [...(params.datasetIds as string[]), ...(params.jobIds as string[])];
       const follow = params.follow as string[];
-      steps.push({ frontier, follow });
+      steps.push({ query, frontier, follow });
       const row = (from: string, to: string, type: EdgeType, reached: string): ExpandRow => ({
         fromId: from, toId: to, type, firstSeen: null, lastSeen: null, declared: true, current: true, node: node(reached),
       });
@@ -90,6 +91,21 @@ describe('traversal engine', () => {
     const before = declaredQueries.length;
     const past = await traverse(tx, mode, { ...base, asOf: '2020-01-01T00:00:00.000Z', evidence: [EdgeEvidence.DECLARED] });
     assert.deepEqual([[...past.reached.keys()], declaredQueries.length], [['d0', 'j1', 'd1'], before], 'declarations are not dated: none as of a past time');
+  });
+
+  it('walks as of a time with the as-of step queries, current lineage with the current ones', async () => {
+    const g = graph([['d0', 'j1', F], ['j1', 'd1', P]]);
+    const base = { starts: [g.node('d0')], depth: 10, maxNodes: 100 } as const;
+    for (const [direction, asOf, query] of [
+      [Direction.DOWNSTREAM, null, Query.ExpandDownstream],
+      [Direction.DOWNSTREAM, '2020-01-01T00:00:00.000Z', Query.ExpandDownstreamAsOf],
+      [Direction.UPSTREAM, null, Query.ExpandUpstream],
+      [Direction.UPSTREAM, '2020-01-01T00:00:00.000Z', Query.ExpandUpstreamAsOf],
+    ] as const) {
+      g.steps.length = 0;
+      await traverse(g.tx, DATASET_LINEAGE, { ...base, direction, asOf });
+      assert.ok(g.steps.length > 0 && g.steps.every((s) => s.query === query), `${direction} ${asOf}: ${g.steps.map((s) => s.query).join(', ')}`);
+    }
   });
 
   it('probes one hop past the depth: DEPTH when lineage goes on, not when it ends there', async () => {
