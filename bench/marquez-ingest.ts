@@ -12,7 +12,12 @@ import { datasetId } from '../src/ids';
 export type Side = { name: 'Marquez' | 'Tributary'; port: number; pids: () => number[] };
 export type Phase = { evPerS: number; non2xx: number; seconds: number; projectedEvPerS?: number };
 
-export const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]! : NaN);
+/** The median (of an even count, the mean of the two middle values); NaN for none. */
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
 
 /** Sends every text, one per request, from `clients` clients; Tributary's phase also waits until the graph shows them (projectedEvPerS). */
 export async function ingest(agent: http.Agent, side: Side, texts: string[], clients: number): Promise<Phase> {

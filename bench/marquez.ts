@@ -52,6 +52,7 @@ async function main(): Promise<void> {
   const rounds = opt('rounds', 3);
   const seqEvents = opt('seq', 1000);
   const only = args.includes('--tributary-only');
+  if (args.includes('--render')) return rerender(size);
   const startCount = opt('starts', 20);
   const endpointStartCount = opt('endpoint-starts', 20);
   // The busy-loop round and the reads during ingestion send the first N events of a fresh stream
@@ -123,9 +124,10 @@ async function main(): Promise<void> {
     log(`with a busy loop on one core: ${Object.entries(loaded).map(([n, l]) => `${n} ${l.seq.evPerS.toFixed(1)} / ${l.conc.evPerS.toFixed(1)} ev/s`).join(', ')}`);
     const reads = await readsDuringIngest(agent, readerAgent, tributary, lastOutputs, fresh(rounds + 2));
     log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients`);
-    const report = render(size, rounds, seqEvents, results, queries, memory, readers) + renderLoad(loaded, reads, loadTexts.length).join('\n') + '\n' + renderPlans(plans) + renderSettled(settled) + renderEndpoints(endpoints).join('\n');
+    const figures: Figures = { at: new Date().toISOString(), size, rounds, seqEvents, loadEvents: loadTexts.length, results, queries, endpoints, memory, readers, plans, settled, loaded, reads };
+    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify(figures, null, 2) + '\n');
+    const report = renderAll(figures);
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
-    fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify({ size, rounds, seqEvents, results, queries, endpoints, memory, readers, plans, settled, loaded, reads }, null, 2) + '\n');
     process.stdout.write(report);
   } finally {
     for (const c of cleanup.reverse()) c();
@@ -289,29 +291,67 @@ function renderPlans(p: { afterWarmUp: PlanCounts; afterIngest: PlanCounts; afte
   ].join('\n');
 }
 
-function render(size: string, rounds: number, seq: number, results: Record<string, { seq: Phase[]; conc: Phase[] }>, queries: QueryFigures[], memory: Record<string, number>, readers: Readers): string {
+/** Everything a run measured, as bench/marquez-<size>.json keeps it. */
+interface Figures {
+  /** When the run ended (ISO). */
+  at?: string;
+  size: string;
+  rounds: number;
+  seqEvents: number;
+  /** Events of the busy-loop round (absent in runs before it was kept: then taken from the stream size). */
+  loadEvents?: number;
+  results: Record<string, { seq: Phase[]; conc: Phase[] }>;
+  queries: QueryFigures[];
+  endpoints: Parameters<typeof renderEndpoints>[0];
+  memory: Record<string, number>;
+  readers: Readers;
+  plans: Parameters<typeof renderPlans>[0];
+  settled: Parameters<typeof renderSettled>[0];
+  loaded: Parameters<typeof renderLoad>[0];
+  reads: Parameters<typeof renderLoad>[1];
+}
+
+function renderAll(f: Figures): string {
+  const total = SIZES[f.size]!.jobs * SIZES[f.size]!.runsPerJob * 2;
+  return render(f.at ?? '(date not kept)', f.size, f.rounds, f.seqEvents, f.results, f.queries, f.memory, f.readers) + renderLoad(f.loaded, f.reads, f.loadEvents ?? total).join('\n') + '\n' + renderPlans(f.plans) + renderSettled(f.settled) + renderEndpoints(f.endpoints).join('\n');
+}
+
+/** `--render`: writes bench/MARQUEZ-<size>.md again from bench/marquez-<size>.json (after a change to how figures are reported). */
+function rerender(size: string): void {
+  const figures = JSON.parse(fs.readFileSync(path.join(repo, 'bench', `marquez-${size}.json`), 'utf8')) as Figures;
+  fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), renderAll(figures));
+  process.stdout.write(`bench/MARQUEZ-${size}.md rendered again from bench/marquez-${size}.json\n`);
+}
+
+function render(at: string, size: string, rounds: number, seq: number, results: Record<string, { seq: Phase[]; conc: Phase[] }>, queries: QueryFigures[], memory: Record<string, number>, readers: Readers): string {
   const m = results.Marquez!;
   const t = results.Tributary!;
   const med = (ps: Phase[], f: (p: Phase) => number | undefined) => median(ps.map((p) => f(p) ?? NaN));
   const row = (label: string, mv: number, tv: number, unit: string, extra = '') => `| ${label} | ${mv.toFixed(1)} ${unit} | ${tv.toFixed(1)} ${unit} | ${(tv / mv).toFixed(1)}× | ${extra} |`;
+  // With several rounds, each round's figures too (the JVMs' age shows between them).
+  const each = (ms: Phase[], ts: Phase[], f: (p: Phase) => number | undefined) =>
+    rounds > 1 ? `rounds: Marquez ${ms.map((p) => p.evPerS.toFixed(1)).join(', ')}; Tributary ${ts.map((p) => (f(p) ?? NaN).toFixed(1)).join(', ')}` : '';
+  const join = (...parts: string[]) => parts.filter(Boolean).join('; ');
+  const shown = (n: number) => (Number.isNaN(n) ? '– (no answer)' : String(n));
   const total = SIZES[size]!.jobs * SIZES[size]!.runsPerJob * 2;
   const lines = [
     `# Tributary and Marquez 0.50.0, size ${size}`,
     '',
-    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; ${new Date().toISOString()}.`,
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? '?'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB; Node ${process.version}; ${at}.`,
     `Stream: the ${size} stream of bench/generator.ts (${total} spec-valid events per round, a fresh stream each round); ${rounds} rounds, services interleaved; per round the first ${seq} events from 1 client, the other ${total - seq} from 16 clients, one event per HTTP request. Medians over rounds.`,
     'Tributary answers once an event is stored; "projected" is the rate until the graph showed every event of the phase.',
     '',
     '| path | Marquez | Tributary | ratio | notes |',
     '|---|---|---|---|---|',
-    row('1 client, one event per request (acknowledged)', med(m.seq, (p) => p.evPerS), med(t.seq, (p) => p.evPerS), 'ev/s', `Marquez non-2xx: ${m.seq.map((p) => p.non2xx).join('/')}; Tributary: ${t.seq.map((p) => p.non2xx).join('/')}`),
-    row('1 client, until projected', med(m.seq, (p) => p.evPerS), med(t.seq, (p) => p.projectedEvPerS), 'ev/s', 'Marquez answers after its writes'),
-    row('16 clients, one event per request (acknowledged)', med(m.conc, (p) => p.evPerS), med(t.conc, (p) => p.evPerS), 'ev/s', `Marquez non-2xx: ${m.conc.map((p) => p.non2xx).join('/')}; Tributary: ${t.conc.map((p) => p.non2xx).join('/')}`),
-    row('16 clients, until projected', med(m.conc, (p) => p.evPerS), med(t.conc, (p) => p.projectedEvPerS), 'ev/s', ''),
+    row('1 client, one event per request (acknowledged)', med(m.seq, (p) => p.evPerS), med(t.seq, (p) => p.evPerS), 'ev/s', join(`Marquez non-2xx: ${m.seq.map((p) => p.non2xx).join('/')}; Tributary: ${t.seq.map((p) => p.non2xx).join('/')}`, each(m.seq, t.seq, (p) => p.evPerS))),
+    row('1 client, until projected', med(m.seq, (p) => p.evPerS), med(t.seq, (p) => p.projectedEvPerS), 'ev/s', join('Marquez answers after its writes', each(m.seq, t.seq, (p) => p.projectedEvPerS))),
+    row('16 clients, one event per request (acknowledged)', med(m.conc, (p) => p.evPerS), med(t.conc, (p) => p.evPerS), 'ev/s', join(`Marquez non-2xx: ${m.conc.map((p) => p.non2xx).join('/')}; Tributary: ${t.conc.map((p) => p.non2xx).join('/')}`, each(m.conc, t.conc, (p) => p.evPerS))),
+    row('16 clients, until projected', med(m.conc, (p) => p.evPerS), med(t.conc, (p) => p.projectedEvPerS), 'ev/s', each(m.conc, t.conc, (p) => p.projectedEvPerS)),
     ...queries.map((q) => {
+      if (q.marquezMs.length === 0 && q.tributaryMs.length === 0) return `| ${q.case} | – | – | – | none of the starts had it (no request sent) |`;
       const mMs = median(q.marquezMs);
       const tMs = median(q.tributaryMs);
-      return `| ${q.case}, p50 | ${mMs.toFixed(1)} ms | ${tMs.toFixed(1)} ms | ${(mMs / tMs).toFixed(0)}× faster | nodes (median) Marquez ${median(q.marquezNodes)}, Tributary ${median(q.tributaryNodes)}, Tributary's also in Marquez's ${median(q.shared)}; Marquez errors ${q.marquezErrors} of ${q.marquezMs.length} |`;
+      return `| ${q.case}, p50 | ${mMs.toFixed(1)} ms | ${tMs.toFixed(1)} ms | ${(mMs / tMs).toFixed(0)}× faster | nodes (median) Marquez ${shown(median(q.marquezNodes))}, Tributary ${shown(median(q.tributaryNodes))}, Tributary's also in Marquez's ${shown(median(q.shared))}; Marquez errors ${q.marquezErrors} of ${q.marquezMs.length} |`;
     }),
     `| Tributary with 50 GraphQL clients reading (lineage depth 5, ${readers.reads} reads, p50 ${readers.p50.toFixed(0)} ms, ${readers.errors} errors): 1 client / 16 clients | – | ${readers.result.seq.evPerS.toFixed(1)} / ${readers.result.conc.evPerS.toFixed(1)} ev/s | ${(readers.result.seq.evPerS / med(t.seq, (p) => p.evPerS)).toFixed(2)} / ${(readers.result.conc.evPerS / med(t.conc, (p) => p.evPerS)).toFixed(2)} of the rate without readers | acknowledged |`,
     `| memory after the run (RSS) | ${memory.Marquez} MiB | ${memory.Tributary} MiB | ${(memory.Tributary! / memory.Marquez!).toFixed(2)}× | Marquez: JVM + PostgreSQL; Tributary: Node.js + embedded Neo4j (heap and page cache sized from the machine: README, The embedded default) |`,
