@@ -32,7 +32,8 @@ import { datasetId, fieldId, parseId } from '../src/ids';
  * for Marquez; a request cut by it counts as an error, and its time as a lower bound of Marquez's.
  * Marquez's table lineage is timed once per start, in the first comparison, and that answer is
  * reused by the Marquez-API comparison, which sends Tributary the same request.)
- * (--tributary-only: Tributary's ingestion figures alone, for iterating; writes no report).
+ * (--tributary-only: Tributary's ingestion figures alone, for iterating; writes no report.
+ * --render: no run; writes bench/MARQUEZ-<size>.md again from bench/marquez-<size>.json.)
  * Writes bench/MARQUEZ-<size>.md and bench/marquez-<size>.json. Not part of npm test.
  */
 const repo = path.resolve(__dirname, '..', '..');
