@@ -2,6 +2,7 @@
 //   each possible ':' become candidates, src/marquez/node-ids.ts), by index lookup.
 // Parameters: $datasetIds, $jobIds, $fieldIds: candidate ids of each kind
 // Columns: id (one row per existing id)
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10]}], "jobIds": [[]], "fieldIds": [[]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10]}], "fieldIds": [[]]}, {"datasetIds": [[]], "jobIds": [[]], "fieldIds": [{"listOf": "-", "sizes": [1, 10]}]}]
 CALL () {
   UNWIND $datasetIds AS id MATCH (n:Dataset {id: id}) RETURN n.id AS id
   UNION
