@@ -49,6 +49,10 @@ export type WarmUpShapes = ReadonlyMap<Query, Record<string, unknown>[]>;
 export type WarmUpTransaction = 'read' | 'write' | 'first' | 'after-write';
 const DECLARABLE: readonly string[] = ['read', 'first', 'after-write'];
 
+/** The text after `prefix` on the query's header line that starts with it, trimmed; undefined without one. */
+const headerValue = (text: string, prefix: string): string | undefined =>
+  text.split('\n').find((l) => l.startsWith(prefix))?.slice(prefix.length).trim();
+
 const TRANSACTION = '// Warm-up transaction:';
 const byDefault = (query: Query): WarmUpTransaction => (query.startsWith('ingest/') ? 'write' : 'read');
 
@@ -56,8 +60,7 @@ const byDefault = (query: Query): WarmUpTransaction => (query.startsWith('ingest
 export function warmUpTransactions(texts: QueryTexts): ReadonlyMap<Query, WarmUpTransaction> {
   const out = new Map<Query, WarmUpTransaction>();
   for (const query of Object.values(Query)) {
-    const line = texts[query].split('\n').find((l) => l.startsWith(TRANSACTION));
-    const declared = line?.slice(TRANSACTION.length).trim();
+    const declared = headerValue(texts[query], TRANSACTION);
     if (declared !== undefined && !DECLARABLE.includes(declared)) {
       throw new Error(`${query}.cypher: Warm-up transaction must be one of ${DECLARABLE.map((d) => `"${d}"`).join(', ')}`);
     }
@@ -72,8 +75,7 @@ const PASS = '// Warm-up pass:';
 export function secondPassQueries(texts: QueryTexts): ReadonlySet<Query> {
   const out = new Set<Query>();
   for (const query of Object.values(Query)) {
-    const line = texts[query].split('\n').find((l) => l.startsWith(PASS));
-    const declared = line?.slice(PASS.length).trim().split(/\s/)[0];
+    const declared = headerValue(texts[query], PASS)?.split(/\s/)[0];
     if (declared !== undefined && declared !== 'first' && declared !== 'second') throw new Error(`${query}.cypher: Warm-up pass must be "first" or "second"`);
     if (declared === 'second') out.add(query);
   }
