@@ -269,7 +269,7 @@ export async function createApp(
       identity: new IdentityService(executor, rules),
       limits: { defaultDepth: config.lineage.defaultDepth, maxDepth: config.lineage.maxDepth },
     };
-    const marquez = new MarquezService(executor, catalog, rules);
+    const marquez = new MarquezService(executor, catalog, rules, () => writer.finished);
     const server = await buildServer({
       schema: buildGraphqlSchema(),
       services,

@@ -12,17 +12,27 @@
 export class ProjectionWriter {
   private tail: Promise<unknown> = Promise.resolve();
   private waiting = 0;
+  private done = 0;
 
   /** Runs `work` once every transaction asked for before it has finished (succeeded or failed). */
   exclusive<T>(work: () => Promise<T>): Promise<T> {
     this.waiting++;
     const start = () => {
       this.waiting--;
-      return work();
+      return work().finally(() => this.done++);
     };
     const run = this.tail.then(start, start);
     this.tail = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Transactions finished (committed or not) since the process started; it moves before their
+   * callers go on. Answers derived from the graph and kept in memory are current for this process's
+   * writes while it has not moved (src/marquez/namespace-list.ts).
+   */
+  get finished(): number {
+    return this.done;
   }
 
   /** Transactions waiting for their turn (not counting the one in flight). */

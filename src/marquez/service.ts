@@ -6,6 +6,7 @@ import { datasetId, derivedUuid, fieldId, jobId, runId } from '../ids';
 import { rankedQuery, type CatalogService } from '../lineage/catalog-service';
 import { EntityKind } from '../lineage/types';
 import { normaliseDatasetName, type IdentityRules } from '../ingest/naming';
+import { NamespaceList, type NamespaceRow } from './namespace-list';
 import { datasetShape, datasetVersionShape, datasetVersionUuid, jobShape, runShape, TRIBUTARY_STATES, type DatasetRow, type Json, type JobRow, type RunRow, type VersionRow } from './shapes';
 
 /**
@@ -24,22 +25,34 @@ export interface Page {
 const MAX_RUN_EVENTS = 1_000;
 
 export class MarquezService {
+  private readonly namespaceList: NamespaceList;
+
   constructor(
     private readonly executor: Executor,
     private readonly catalog: CatalogService,
     /** The identity rules in force: event names are matched to datasets as projection names them. */
     private readonly rules: IdentityRules,
-  ) {}
+    /** Moves whenever this process's projection may have changed the graph (ProjectionWriter.finished). */
+    projections: () => number,
+  ) {
+    this.namespaceList = new NamespaceList({ load: (limit) => this.namespaceRows(null, 0, limit), generation: projections });
+  }
 
   async namespaces(page: Page): Promise<Json[]> {
-    const rows = await this.executor.read<{ name: string; createdAt: string; updatedAt: string }>(Query.MarquezNamespaces, { name: null, skip: page.offset, limit: page.limit });
+    const all = await this.namespaceList.all();
+    const rows = all ? all.slice(page.offset, page.offset + page.limit) : await this.namespaceRows(null, page.offset, page.limit);
     return rows.map((r) => namespaceShape(r));
   }
 
   async namespace(name: string): Promise<Json> {
-    const [row] = await this.executor.read<{ name: string; createdAt: string; updatedAt: string }>(Query.MarquezNamespaces, { name, skip: 0, limit: 1 });
+    const all = await this.namespaceList.all();
+    const row = all ? all.find((r) => r.name === name) : (await this.namespaceRows(name, 0, 1))[0];
     if (!row) throw notFound(`Namespace '${name}' not found.`);
     return namespaceShape(row);
+  }
+
+  private namespaceRows(name: string | null, skip: number, limit: number): Promise<NamespaceRow[]> {
+    return this.executor.read<NamespaceRow>(Query.MarquezNamespaces, { name, skip, limit });
   }
 
   /** `query` in `tx` when given (one snapshot with the caller's other reads), else in its own read transaction. */
@@ -326,6 +339,6 @@ export class MarquezService {
   }
 }
 
-function namespaceShape(r: { name: string; createdAt: string; updatedAt: string }): Json {
+function namespaceShape(r: NamespaceRow): Json {
   return { name: r.name, createdAt: r.createdAt, updatedAt: r.updatedAt, ownerName: 'anonymous', description: null, isHidden: false };
 }

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { docsOf, repoRoot } from '../support/corpus';
 import { startService, type TestService } from '../support/app';
 import { isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
+import { NAMESPACE_LIST_MAX_AGE_MS } from '../../src/marquez/namespace-list';
 
 /**
  * Marquez's read API (src/marquez) end to end on the real graph: Marquez's demo seed
@@ -62,6 +64,39 @@ describe('namespaces, jobs and runs', () => {
     assert.equal(seed.createdAt, '2020-02-22T22:42:42.000Z');
     assert.equal((await get(`/api/v1/namespaces/${enc(ns())}`)).body.name, ns());
     assert.deepEqual((await get(`/api/v1/namespaces/${enc(p)}nope`)).body, { code: 404, message: `Namespace '${p}nope' not found.` });
+  });
+
+  it('shows a namespace as soon as its event is projected here, and within NAMESPACE_LIST_MAX_AGE_MS when another process projected it', async () => {
+    // The list is kept in memory between projections (src/marquez/namespace-list.ts): read it first.
+    const listed = async (base: TestService) => ((await (await fetch(`${base.baseUrl}/api/v1/namespaces?limit=1000`)).json()) as { namespaces: { name: string }[] }).namespaces.map((n) => n.name);
+    const event = (namespace: string) => ({
+      eventType: 'COMPLETE',
+      eventTime: '2026-03-01T00:00:00Z',
+      producer: 'https://example.com/tributary-tests',
+      schemaURL: 'https://openlineage.io/spec/2-0-2/OpenLineage.json#/definitions/RunEvent',
+      run: { runId: randomUUID() },
+      job: { namespace, name: 'namespace-list-probe' },
+      inputs: [],
+      outputs: [],
+    });
+    assert.ok((await listed(svc)).includes(ns()));
+    const here = `${p}appears-here`;
+    assert.equal((await svc.postEvent(event(here))).status, 201);
+    assert.ok((await listed(svc)).includes(here), 'projected by this process: listed at once');
+    assert.equal((await get(`/api/v1/namespaces/${enc(here)}`)).status, 200);
+
+    const other = await startService();
+    try {
+      const there = `${p}appears-there`;
+      assert.equal((await other.postEvent(event(there))).status, 201);
+      const since = Date.now();
+      while (!(await listed(svc)).includes(there)) {
+        assert.ok(Date.now() - since < NAMESPACE_LIST_MAX_AGE_MS + 2_000, `${there}, projected by another process, not listed after ${Date.now() - since} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it('pages a namespace’s jobs newest first; lastRunStates (any case) filters, totalCount ignores it', async () => {

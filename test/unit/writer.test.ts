@@ -28,6 +28,13 @@ describe('ProjectionWriter', () => {
     assert.equal(await c, 'c');
     assert.deepEqual(log, ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
     assert.equal(writer.queued, 0);
+    assert.equal(writer.finished, 3, 'a failed transaction counts as finished too');
+  });
+
+  it('counts a transaction finished before its caller goes on', async () => {
+    const writer = new ProjectionWriter();
+    const seen = await writer.exclusive(async () => writer.finished).then((during) => [during, writer.finished]);
+    assert.deepEqual(seen, [0, 1]);
   });
 
   it('a synchronous throw in the work rejects that caller only', async () => {
