@@ -184,7 +184,7 @@ export class Metrics {
   });
   readonly alertChecks = new Counter({
     name: 'tributary_alert_checks_total',
-    help: 'Scheduled coverage-drop checks by outcome: quiet (nothing to report), alerted, baseline (first check: nothing to compare with), failed',
+    help: 'Scheduled coverage-drop checks by outcome: quiet (nothing to report), alerted, baseline (first check: nothing to compare with), unsettled (the scope changed between its reads: compared again next time), failed',
     labelNames: ['outcome'] as const,
     registers: [this.registry],
   });

@@ -120,11 +120,19 @@ export class CoverageAlerts {
     const { scope, value } = this.settings;
     try {
       const at = new Date().toISOString();
-      const snapshot = await this.diff.snapshot(scope as CoverageScope, value, null);
+      const read = () => this.diff.snapshot(scope as CoverageScope, value, null);
+      const first = await read();
       const previous = this.previous;
       if (!previous) {
-        this.previous = { snapshot, at };
+        this.previous = { snapshot: first, at };
         this.metrics.alertChecks.inc({ outcome: 'baseline' });
+        return null;
+      }
+      const snapshot = await settled(previous.snapshot, first, read);
+      if (!snapshot) {
+        // The next check compares with the same baseline: nothing that changed meanwhile is lost.
+        this.metrics.alertChecks.inc({ outcome: 'unsettled' });
+        this.log.info('coverage-drop check: the scope kept changing between reads; the next check compares with the last settled one', { reads: MAX_READS });
         return null;
       }
       const alert = await this.findings(previous, { snapshot, at });
@@ -268,3 +276,25 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+/** Snapshot reads in one check at most (settled). */
+export const MAX_READS = 3;
+
+/**
+ * The check's snapshot, once it can be trusted. Neo4j reads at read committed: a snapshot read
+ * while a projection of the scope commits can miss a job's edges (the job's `ioRunId` already the
+ * new run's, that run's edges not yet seen), and a check that took it as its baseline would later
+ * report the edges as appeared, not regressed. So a snapshot that differs from the previous
+ * check's is read again, and taken once two reads in a row agree; null when none did in
+ * MAX_READS (the scope kept changing: the next check compares with the same baseline).
+ */
+export async function settled(previous: Snapshot, first: Snapshot, read: () => Promise<Snapshot>): Promise<Snapshot | null> {
+  if (compare(previous, first).changes.length === 0) return first;
+  let last = first;
+  for (let reads = 1; reads < MAX_READS; reads++) {
+    const next = await read();
+    if (compare(last, next).changes.length === 0) return next;
+    last = next;
+  }
+  return null;
+}

@@ -81,6 +81,33 @@ describe('coverage-drop alerts (scheduler)', () => {
     await alerts.stop();
   });
 
+  it('a snapshot missing an edge for one read (read while a projection committed) is read again: no baseline without it, no alert of it as appeared', async () => {
+    const m = new Metrics(false);
+    const whole = snap([edge('a', true), edge('b', true)]);
+    const torn = snap([edge('b', true)]);
+    const upgraded = snap([edge('a', false), edge('b', true)]);
+    const alerts = new CoverageAlerts(standIn([whole, torn, whole, whole, upgraded]), settings(), m, createLogger('error'));
+    assert.equal(await alerts.check(), null, 'baseline');
+    assert.equal(await alerts.check(), null, 'the torn read, read again twice: whole both times, quiet');
+    assert.equal((await m.alertChecks.get()).values.find((v) => v.labels.outcome === 'quiet')?.value, 1);
+    const alert = await alerts.check();
+    assert.equal(alert?.regressionCount, 1, 'compared with the whole snapshot: a regression, not an edge that appeared');
+    assert.equal(alert?.regressions[0]?.jobId, 'a');
+    await alerts.stop();
+  });
+
+  it('a scope that changes at every read is unsettled after MAX_READS: the baseline stays for the next check', async () => {
+    const m = new Metrics(false);
+    const snaps = [snap([edge('a', true)]), snap([edge('a', true), edge('b', true)]), snap([edge('a', true), edge('c', true)]), snap([edge('a', true), edge('d', true)]), snap([edge('a', false)])];
+    const alerts = new CoverageAlerts(standIn(snaps), settings(), m, createLogger('error'));
+    assert.equal(await alerts.check(), null, 'baseline');
+    assert.equal(await alerts.check(), null, 'three reads, no two alike');
+    assert.equal((await m.alertChecks.get()).values.find((v) => v.labels.outcome === 'unsettled')?.value, 1);
+    const alert = await alerts.check();
+    assert.equal(alert?.regressionCount, 1, 'compared with the first baseline');
+    await alerts.stop();
+  });
+
   it('with a truncated snapshot, regressions still count but share drops are not compared', async () => {
     const m = new Metrics(false);
     const alerts = new CoverageAlerts(standIn([snap([edge('a', true), edge('b', true)], true), snap([edge('a', false), edge('b', true)], true)]), settings(), m, createLogger('error'));
