@@ -107,7 +107,13 @@ async function main(): Promise<void> {
     log(`with 50 GraphQL readers: 1 client ${readers.result.seq.evPerS.toFixed(1)} ev/s, 16 clients ${readers.result.conc.evPerS.toFixed(1)} ev/s; ${readers.reads} reads, p50 ${readers.p50.toFixed(1)} ms, ${readers.errors} errors`);
     const afterIngest = await planCounters(agent, tributary);
     log(`Neo4j plans compiled after the warm-up, while ingesting: ${describeCompiled(afterWarmUp, afterIngest)}`);
-    if (!marquez) return;
+    if (!marquez) {
+      // --tributary-only: one reader's lineage during ingestion too, printed (no report written).
+      const texts = [...stream({ ...SIZES[size]!, seed: 42 + rounds + 2, nameOffset: (rounds + 2) * 10_000_000 })].slice(0, loadEvents).map((e) => JSON.stringify(e));
+      const reads = await readsDuringIngest(agent, readerAgent, tributary, lastOutputs, texts);
+      log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients (${(reads.busy.p50 / reads.idle.p50).toFixed(2)}×; ${reads.busy.result.conc.evPerS.toFixed(1)} ev/s acknowledged, ${reads.busy.result.conc.projectedEvPerS?.toFixed(1)} until projected)`);
+      return;
+    }
     const deep = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2);
     const starts = deep.slice(0, startCount);
     const marquezAnswers: MarquezAnswers = new Map();

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { FastifyInstance } from 'fastify';
 import type { Driver } from 'neo4j-driver';
 import { ConfigError, type Config } from './config';
+import { CpuTurns } from './cpu-turns';
 import { createDriver, waitForConnectivity } from './graph/driver';
 import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
@@ -231,6 +232,9 @@ export async function createApp(
   const { driver, executor, ingestor, rules, warmUp, writer } = core;
   try {
     // The HTTP contract: acknowledged once in the spool (fdatasync'd); the projector projects in the background.
+    // Ingestion's CPU work (body parsing, validation, planning ahead) in short turns, giving way to reads.
+    const turns = new CpuTurns(config.ingest.readPriorityMs);
+    metrics.cpuTurns = () => turns.counts;
     const spool = Spool.open(config.ingest.spoolDir, { ...DEFAULT_SPOOL, maxBytes: config.ingest.spoolMaxBytes }, log);
     const projector = new Projector(
       executor,
@@ -244,10 +248,11 @@ export async function createApp(
         batchBytes: config.ingest.projectionBatchBytes,
         maxQueuedBytes: config.ingest.projectionQueueBytes,
         lingerMs: config.ingest.projectionLingerMs,
+        turns,
       },
       writer,
     );
-    const spooled = new SpooledStore(spool, projector, log);
+    const spooled = new SpooledStore(spool, projector, log, undefined, turns);
     // TRIBUTARY_INGEST_LOG=kafka: acknowledged in the events topic instead (the spool stays empty).
     const kafkaLog = config.ingest.log === 'kafka' ? new KafkaEventLog(config.kafka!, executor, log, metrics) : null;
     await kafkaLog?.start();
@@ -275,6 +280,7 @@ export async function createApp(
       services,
       committer,
       eventLog,
+      turns,
       log,
       auth: authFromConfig(config),
       corsOrigins: config.access.corsOrigins,

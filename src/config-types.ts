@@ -153,6 +153,8 @@ export interface IngestSettings {
   /** Estimated heap bytes of validated events the projector holds (src/ingest/batching.ts). */
   projectionQueueBytes: number;
   projectionLingerMs: number;
+  /** While reads execute, the pause between two tasks of ingestion's CPU work (src/cpu-turns.ts); 0: no read priority. */
+  readPriorityMs: number;
   /** The ingestion spool (src/ingest/spool.ts): its folder, and the unprojected bytes it may hold. */
   spoolDir: string;
   spoolMaxBytes: number;

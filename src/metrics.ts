@@ -115,6 +115,18 @@ export class Metrics {
       }
     },
   });
+  /** Ingestion's CPU turns since start (src/cpu-turns.ts), read at each scrape (set by src/app.ts). */
+  cpuTurns: () => { turns: number; tasks: number; yielded: number } = () => ({ turns: 0, tasks: 0, yielded: 0 });
+  readonly ingestTurns: Counter<'kind'> = new Counter({
+    name: 'tributary_ingest_cpu_turns_total',
+    help: "Ingestion's CPU work (body parsing, validation, planning ahead): turns of the event loop taken (kind=turns), tasks run (kind=tasks), turns deferred because reads were executing (kind=yielded)",
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: (): void => {
+      this.ingestTurns.reset();
+      for (const [kind, n] of Object.entries(this.cpuTurns())) this.ingestTurns.inc({ kind }, n);
+    },
+  });
   /**
    * Neo4j's plan compilations since it started, read at each scrape (set by src/app.ts); null where
    * it does not count them. A scrape waits for them at most PLAN_COUNTERS_WAIT_MS: with Neo4j slow

@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badInput, unsupportedMediaType } from '../errors';
 import { Scope, type Auth } from './auth';
+import type { Turns } from '../cpu-turns';
 import type { GroupCommitter } from '../ingest/group-commit';
 import { MAX_NESTING } from '../ingest/validate';
 import { readBatch, readDocument, type BatchBody } from './json-body';
@@ -43,6 +44,8 @@ export interface IngestHttpOptions {
   /** Validates and stores (durably); the stored events are then projected in the background. */
   eventLog: EventLog;
   committer: GroupCommitter;
+  /** Where bodies are parsed (src/cpu-turns.ts): behind reads. */
+  turns: Turns;
   /** Who may ingest (scope `ingest`; see auth.ts). */
   auth: Auth;
   maxEventBytes: number;
@@ -61,8 +64,8 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
   // nesting check apply at the chunk that crosses them, and a batch's elements fail one by one.
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, (req, payload, done) => {
     const work: Promise<unknown> = req.url.startsWith('/api/v1/lineage/batch')
-      ? readBatch(req, payload, { limit: opts.maxBatchBytes, maxDepth: MAX_NESTING, maxEvents: opts.maxBatchEvents })
-      : readDocument(req, payload, { limit: opts.maxEventBytes, maxDepth: MAX_NESTING });
+      ? readBatch(req, payload, { limit: opts.maxBatchBytes, maxDepth: MAX_NESTING, maxEvents: opts.maxBatchEvents, turns: opts.turns })
+      : readDocument(req, payload, { limit: opts.maxEventBytes, maxDepth: MAX_NESTING, turns: opts.turns });
     work.then(
       (body) => done(null, body),
       (err: Error) => done(err, undefined),

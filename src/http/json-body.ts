@@ -4,22 +4,23 @@ import { AppError, badInput, limitExceeded, unsupportedMediaType } from '../erro
 import { decodeUtf8 } from '../ingest/decode';
 import type { IngestItem } from '../ingest/ingestor';
 import { JsonScanner } from '../ingest/json-scan';
+import type { Turns } from '../cpu-turns';
 
 /**
  * Reading a JSON request body without letting one request hold the process: bytes (after gzip
  * decoding) are counted and scanned as they arrive (src/ingest/json-scan.ts), so a body over its
  * limit or nested too deep is refused at the chunk that crosses the line, the rest of a gzip bomb
  * is never inflated, and no parser ever sees deep nesting. A batch is cut into its elements by the
- * scan and each element is decoded and parsed on its own, yielding to other requests every
- * YIELD_MS: an element that is not UTF-8, not JSON or nested too deep fails alone.
+ * scan and each element is decoded and parsed on its own, one task of the turns (src/cpu-turns.ts)
+ * each, so other requests and reads are served between them: an element that is not UTF-8, not
+ * JSON or nested too deep fails alone.
  */
-
-/** Longest stretch of parsing before other requests get the event loop. */
-const YIELD_MS = 10;
 
 export interface BodyLimits {
   limit: number;
   maxDepth: number;
+  /** Where the parse runs (ingestion: the service's turns, behind reads); at once when absent (GraphQL's own body). */
+  turns?: Turns;
 }
 
 /** One element of a batch: the event's exact text and value, or why it was refused. */
@@ -82,33 +83,24 @@ export function readScanned(req: FastifyRequest, payload: Readable, mode: 'singl
 /** The body as one document: its exact text and value. */
 export async function readDocument(req: FastifyRequest, payload: Readable, limits: BodyLimits): Promise<IngestItem> {
   const { bytes } = await readScanned(req, payload, 'single', limits);
-  return parseText(bytes, 'the request body');
+  return limits.turns ? limits.turns.run(() => parseText(bytes, 'the request body')) : parseText(bytes, 'the request body');
 }
 
 /** A batch body cut into elements (at most `maxEvents`), each parsed on its own. */
-export async function readBatch(req: FastifyRequest, payload: Readable, limits: BodyLimits & { maxEvents: number }): Promise<BatchBody> {
+export async function readBatch(req: FastifyRequest, payload: Readable, limits: BodyLimits & { maxEvents: number; turns: Turns }): Promise<BatchBody> {
   const { bytes, scanner } = await readScanned(req, payload, 'batch', limits);
   if (!scanner.foundBatch) return { value: parseText(bytes, 'the request body').value };
   if (scanner.elements.length > limits.maxEvents) {
     throw limitExceeded(`a batch holds at most ${limits.maxEvents} events (got ${scanner.elements.length})`);
   }
-  const elements: BatchElement[] = [];
-  let since = performance.now();
-  for (const el of scanner.elements) {
-    if (el.error) {
-      elements.push({ error: badInput(`invalid OpenLineage event: ${el.error.message}`, [el.error]) });
-    } else {
-      try {
-        elements.push(parseText(bytes.subarray(el.start, el.end), 'the event', true));
-      } catch (err) {
-        elements.push({ error: err as AppError });
-      }
+  const elements = await limits.turns.each(scanner.elements, (el): BatchElement => {
+    if (el.error) return { error: badInput(`invalid OpenLineage event: ${el.error.message}`, [el.error]) };
+    try {
+      return parseText(bytes.subarray(el.start, el.end), 'the event', true);
+    } catch (err) {
+      return { error: err as AppError };
     }
-    if (performance.now() - since > YIELD_MS) {
-      await new Promise((r) => setImmediate(r));
-      since = performance.now();
-    }
-  }
+  });
   return { elements };
 }
 

@@ -7,8 +7,9 @@ import { unavailable } from '../errors';
  * and a freed slot goes to the clients in turn (round robin), each client's requests in arrival
  * order. So a client with fifty requests waiting delays another's one request by at most one turn,
  * not fifty. At most `perClient` requests of one client and `maxWaiting` in all may wait; beyond,
- * UNAVAILABLE at once. Bounding how many run together keeps the event loop and the cores free
- * enough for ingestion, whose acknowledgements stay fast while dashboards and explorers read.
+ * UNAVAILABLE at once. Bounding how many run together bounds what reads take of Neo4j and of the
+ * event loop. While any execute, ingestion's CPU work gives way to them but never stops (one task
+ * per pause, src/cpu-turns.ts).
  */
 export class ReadSlots {
   private active = 0;

@@ -9,7 +9,7 @@ import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError, unavailablePlugin } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
 import { holdSlot } from './read-slots';
-import { clientOf, createLanes, graphqlLane } from './lanes';
+import { clientOf, createLanes, graphqlLane, Lane } from './lanes';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import type { TlsMaterial } from './tls';
 import cors from '@fastify/cors';
@@ -23,6 +23,7 @@ import { explorerRoutes } from './explorer';
 import { ingestRoutes } from './ingest-routes';
 import { answerClientError } from './client-errors';
 import { readDocument } from './json-body';
+import { IMMEDIATE, type CpuTurns } from '../cpu-turns';
 import type { GroupCommitter } from '../ingest/group-commit';
 import type { EventLog } from '../ingest/event-log';
 import type { IngestSettings } from '../config';
@@ -52,6 +53,8 @@ export interface ServerDeps {
   committer: GroupCommitter;
   /** Where ingestion acknowledges: the spool (handing events to the projector) or the Kafka events topic. */
   eventLog: EventLog;
+  /** Where ingestion's body parsing runs (src/cpu-turns.ts), behind reads; at once when absent. */
+  turns?: CpuTurns;
   /** More for the /readyz body (the projection lag). */
   readyDetails?: () => Record<string, unknown>;
   /** Who may do what (tokens and scopes; src/http/auth.ts). */
@@ -221,6 +224,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   await app.register(ingestRoutes, {
     eventLog: deps.eventLog,
     committer: deps.committer,
+    turns: deps.turns ?? IMMEDIATE,
     auth: deps.auth,
     metrics: deps.metrics,
     ...deps.limits,
@@ -229,6 +233,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const q = deps.queryLimits;
   const lanes = createLanes({ heavy: q.concurrency, lookup: q.lookupConcurrency, embed: q.embedConcurrency, queue: q.queue, clientQueue: q.clientQueue });
   deps.metrics.readState = () => Object.fromEntries(Object.entries(lanes).map(([lane, slots]) => [lane, slots.state]));
+  deps.turns?.yieldTo(() => lanes[Lane.LOOKUP].state.active + lanes[Lane.HEAVY].state.active + lanes[Lane.EMBED].state.active > 0);
   await app.register(coverageRoutes, { coverage: deps.services.coverage, diff: deps.services.diff, auth: deps.auth, lanes, embed: deps.embed });
   if (deps.marquez) await app.register(marquezRoutes, { ...deps.marquez, auth: deps.auth, lanes, log: deps.log });
   const laneOf = graphqlLane(deps.schema, deps.walkCaps, q.maxTokens);

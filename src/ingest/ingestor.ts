@@ -1,3 +1,4 @@
+import type { Turns } from '../cpu-turns';
 import { AppError, badInput, ErrorCode } from '../errors';
 import { logOffsetId } from '../ids';
 import type { Logger } from '../log';
@@ -170,6 +171,13 @@ export interface AcceptedBatch {
 export function acceptItems(items: IngestItem[], log?: Logger): AcceptedBatch {
   const batch = emptyBatch(items.length);
   items.forEach((item, index) => acceptOne(batch, item, index, log));
+  return batch;
+}
+
+/** acceptItems with each item's validation one task of `turns` (src/cpu-turns.ts): reads are handled between them. */
+export async function acceptItemsInTurns(items: IngestItem[], turns: Turns, log?: Logger): Promise<AcceptedBatch> {
+  const batch = emptyBatch(items.length);
+  await turns.each(items, (item, index) => acceptOne(batch, item, index, log));
   return batch;
 }
 

@@ -1,4 +1,4 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { IMMEDIATE, type Turns } from '../cpu-turns';
 import { compactPlan } from './compact';
 import type { PreparedBatch } from './ingestor';
 import type { IdentityRules } from './naming';
@@ -8,10 +8,10 @@ import { comparePositions, type ReadRecord, type SpoolPosition } from './spool';
 import { decodeRecords, type SpooledEvent } from './spooled-event';
 
 /**
- * Events decoded or planned per turn of the event loop while a transaction runs: the transaction's
- * answers (it has several round trips) and acknowledgements are handled between slices.
+ * Events decoded or planned per task of the turns (src/cpu-turns.ts) while a transaction runs: the
+ * transaction's answers, acknowledgements and reads are handled between tasks.
  */
-const SLICE = 50;
+const SLICE = 5;
 
 /** The events of a batch that a transaction writes: the valid ones, each id once (the last of its copies). */
 export function writable(batch: SpooledEvent[]): SpooledEvent[] {
@@ -32,14 +32,16 @@ export class Lookahead {
   /** Batches read back from the spool and how many had been read ahead; plans made ahead and how many were used. */
   readonly counts = { readBacks: 0, readAhead: 0, plannedAhead: 0, planUsed: 0 };
 
-  constructor(private readonly rules: IdentityRules) {}
+  constructor(
+    private readonly rules: IdentityRules,
+    private readonly turns: Turns = IMMEDIATE,
+  ) {}
 
   /** Decodes `records` (the spool's at `from`), then plans the batch they make; stops early once `running()` is false. */
   async readAndPlan(from: SpoolPosition, records: ReadRecord[], running: () => boolean): Promise<void> {
     const events: SpooledEvent[] = [];
     for (let i = 0; i < records.length; i += SLICE) {
-      events.push(...decodeRecords(records.slice(i, i + SLICE)));
-      await nextTurn();
+      events.push(...(await this.turns.run(() => decodeRecords(records.slice(i, i + SLICE)))));
       if (!running()) return;
     }
     this.read = { from, events };
@@ -56,13 +58,11 @@ export class Lookahead {
     if (events.length === 0) return;
     const plan = emptyPlan();
     try {
-      for (let i = 0; i < events.length; i++) {
-        const e = events[i]!;
-        planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
-        if (i % SLICE === SLICE - 1) {
-          await nextTurn();
-          if (!running()) return;
-        }
+      for (let i = 0; i < events.length; i += SLICE) {
+        await this.turns.run(() => {
+          for (const e of events.slice(i, i + SLICE)) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+        });
+        if (!running()) return;
       }
       this.planned = { events, prepared: { events, plan: compactPlan(plan) } };
       this.counts.plannedAhead++;

@@ -1,3 +1,5 @@
+import { IMMEDIATE, type Turns } from '../cpu-turns';
+
 /** The projector's limits and timings (projector.ts); config.ts sets them from the environment. */
 
 export interface ProjectorOptions {
@@ -22,6 +24,8 @@ export interface ProjectorOptions {
    * waits for its projection: fewer, larger transactions leave more of the CPU to acknowledging.
    */
   lingerMs: number;
+  /** Where reading back and planning ahead run (src/cpu-turns.ts): the service's turns, behind reads. */
+  turns: Turns;
 }
 
 export const DEFAULT_PROJECTOR: ProjectorOptions = {
@@ -32,4 +36,5 @@ export const DEFAULT_PROJECTOR: ProjectorOptions = {
   probeTimeoutMs: 5_000,
   idleMs: 1_000,
   lingerMs: 500,
+  turns: IMMEDIATE,
 };

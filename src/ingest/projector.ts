@@ -87,7 +87,7 @@ export class Projector {
     private readonly writer: ProjectionWriter = new ProjectionWriter(),
   ) {
     this.probe = new DatabaseProbe(executor, options.probeTimeoutMs);
-    this.ahead = new Lookahead(rules);
+    this.ahead = new Lookahead(rules, options.turns);
     this.taken = spool.checkpoint;
     this.fromDisk = comparePositions(spool.normalise(spool.checkpoint), spool.normalise(spool.end)) < 0 ? spool.checkpoint : null;
     if (metrics) metrics.projectionState = () => ({ lagMs: this.lagMs(), queued: spool.pendingRecords });

@@ -1,5 +1,6 @@
+import { IMMEDIATE, type Turns } from '../cpu-turns';
 import type { Logger } from '../log';
-import { acceptItems, settle, type IngestItem, type IngestOutcome } from './ingestor';
+import { acceptItemsInTurns, settle, type IngestItem, type IngestOutcome } from './ingestor';
 import type { Projector } from './projector';
 import type { Spool, SpoolPosition } from './spool';
 
@@ -20,10 +21,12 @@ export class SpooledStore {
     private readonly projector: Projector,
     private readonly log?: Logger,
     private readonly recentCap = 50_000,
+    /** Where validation runs (src/cpu-turns.ts): the service's turns, behind reads. */
+    private readonly turns: Turns = IMMEDIATE,
   ) {}
 
   async store(items: IngestItem[]): Promise<IngestOutcome[]> {
-    const batch = acceptItems(items, this.log);
+    const batch = await acceptItemsInTurns(items, this.turns, this.log);
     const fresh = [...batch.accepted.values()].filter((e) => !this.recent.has(e.row.id));
     const results = new Map<string, 'created' | 'duplicate'>([...batch.accepted.keys()].map((id) => [id, 'duplicate']));
     const positions = new Map<string, SpoolPosition>();
