@@ -41,7 +41,7 @@ export class Lookahead {
   async readAndPlan(from: SpoolPosition, records: ReadRecord[], running: () => boolean): Promise<void> {
     const events: SpooledEvent[] = [];
     for (let i = 0; i < records.length; i += SLICE) {
-      events.push(...(await this.turns.run(() => decodeRecords(records.slice(i, i + SLICE)))));
+      events.push(...(await this.turns.run(() => decodeRecords(records.slice(i, i + SLICE)), true)));
       if (!running()) return;
     }
     this.read = { from, events };
@@ -61,7 +61,7 @@ export class Lookahead {
       for (let i = 0; i < events.length; i += SLICE) {
         await this.turns.run(() => {
           for (const e of events.slice(i, i + SLICE)) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
-        });
+        }, true);
         if (!running()) return;
       }
       this.planned = { events, prepared: { events, plan: compactPlan(plan) } };

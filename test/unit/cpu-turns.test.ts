@@ -30,6 +30,19 @@ describe('cpu turns: ingestion CPU work behind I/O, giving way to reads', () => 
     assert.deepEqual(await IMMEDIATE.each(['a', 'b'], (x, i) => `${x}${i}`), ['a0', 'b1'], 'the stand-in keeps the same contract');
   });
 
+  it("serves the projector's tasks first, counts what waits, and runs a task given by a task in a later turn", async () => {
+    const turns = new CpuTurns(0, 0);
+    const ran: string[] = [];
+    const work = turns.each(['a', 'b', 'c'], (x) => ran.push(x));
+    const projector = turns.run(() => ran.push('plan'), true);
+    assert.equal(turns.backlog, 4);
+    let nested: Promise<unknown> | null = null;
+    await Promise.all([work, projector, turns.run(() => (nested = turns.run(() => ran.push('nested'))))]);
+    await nested;
+    assert.deepEqual(ran, ['plan', 'a', 'b', 'c', 'nested']);
+    assert.equal(turns.backlog, 0);
+  });
+
   it('leaves the event loop to I/O between turns: a socket-like callback is not queued behind all the work', async () => {
     const turns = new CpuTurns(0, 2);
     let tasksBefore = -1;
