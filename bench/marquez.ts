@@ -111,7 +111,7 @@ async function main(): Promise<void> {
       // --tributary-only: one reader's lineage during ingestion too, printed (no report written).
       const texts = [...stream({ ...SIZES[size]!, seed: 42 + rounds + 2, nameOffset: (rounds + 2) * 10_000_000 })].slice(0, loadEvents).map((e) => JSON.stringify(e));
       const reads = await readsDuringIngest(agent, readerAgent, tributary, lastOutputs, texts);
-      log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients (${(reads.busy.p50 / reads.idle.p50).toFixed(2)}×; ${reads.busy.result.conc.evPerS.toFixed(1)} ev/s acknowledged, ${reads.busy.result.conc.projectedEvPerS?.toFixed(1)} until projected)`);
+      log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients until projected (${(reads.busy.p50 / reads.idle.p50).toFixed(2)}×), ${reads.sending.p50.toFixed(1)} ms while they were sending (${(reads.sending.p50 / reads.idle.p50).toFixed(2)}×, ${reads.sending.reads} reads); ${reads.busy.result.conc.evPerS.toFixed(1)} ev/s acknowledged, ${reads.busy.result.conc.projectedEvPerS?.toFixed(1)} until projected`);
       return;
     }
     const deep = lastOutputs.filter((o) => o.layer >= SIZES[size]!.layers / 2);
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     const loaded = await underLoad(agent, sides, loadTexts, seqEvents);
     log(`with a busy loop on one core: ${Object.entries(loaded).map(([n, l]) => `${n} ${l.seq.evPerS.toFixed(1)} / ${l.conc.evPerS.toFixed(1)} ev/s`).join(', ')}`);
     const reads = await readsDuringIngest(agent, readerAgent, tributary, lastOutputs, fresh(rounds + 2));
-    log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients`);
+    log(`one reader, depth-5 lineage: p50 ${reads.idle.p50.toFixed(1)} ms idle, ${reads.busy.p50.toFixed(1)} ms under 16 ingesting clients until projected, ${reads.sending.p50.toFixed(1)} ms while they were sending`);
     const figures: Figures = { at: new Date().toISOString(), size, rounds, seqEvents, loadEvents: loadTexts.length, results, queries, endpoints, memory, readers, plans, settled, loaded, reads };
     fs.writeFileSync(path.join(repo, 'bench', `marquez-${size}.json`), JSON.stringify(figures, null, 2) + '\n');
     const report = renderAll(figures);

@@ -155,6 +155,8 @@ export interface IngestSettings {
   projectionLingerMs: number;
   /** While reads execute, the pause between two tasks of ingestion's CPU work (src/cpu-turns.ts); 0: no read priority. */
   readPriorityMs: number;
+  /** Ingestion's tasks that may wait in the turns before new bodies are refused with 503 (src/cpu-turns.ts). */
+  maxWaitingTasks: number;
   /** The ingestion spool (src/ingest/spool.ts): its folder, and the unprojected bytes it may hold. */
   spoolDir: string;
   spoolMaxBytes: number;

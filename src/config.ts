@@ -79,6 +79,8 @@ const envSchema = z.object({
   TRIBUTARY_PROJECTION_LINGER_MS: z.coerce.number().int().min(0).max(10_000).default(500),
   /** While reads execute, ingestion's CPU work runs one event's task per this many ms (src/cpu-turns.ts); 0 turns read priority off. */
   TRIBUTARY_READ_PRIORITY_MS: z.coerce.number().int().min(0).max(100).default(2),
+  /** Ingestion's tasks (an event's parse or validation) that may wait before new bodies get 503. */
+  TRIBUTARY_INGEST_MAX_WAITING: positiveInt.default(40_000),
   TRIBUTARY_MAX_DEPTH: positiveInt.max(100).default(20),
   TRIBUTARY_DEFAULT_DEPTH: positiveInt.default(3),
   TRIBUTARY_MAX_NODES: positiveInt.default(2000),
@@ -251,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       projectionQueueBytes: Math.max(1, e.TRIBUTARY_PROJECTION_QUEUE_BYTES),
       projectionLingerMs: e.TRIBUTARY_PROJECTION_LINGER_MS,
       readPriorityMs: e.TRIBUTARY_READ_PRIORITY_MS,
+      maxWaitingTasks: e.TRIBUTARY_INGEST_MAX_WAITING,
       spoolDir: path.resolve(e.TRIBUTARY_SPOOL_DIR ?? path.join(e.TRIBUTARY_HOME, 'spool')),
       spoolMaxBytes: e.TRIBUTARY_SPOOL_MAX_MB * 2 ** 20,
     },

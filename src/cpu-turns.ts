@@ -18,7 +18,8 @@ import { performance } from 'node:perf_hooks';
  * (9 ms per query seen by Node.js against 0.7 ms in Neo4j); with the pause, ingestion slows for as
  * long as reads execute (acknowledged and projected, measured in bench/README.md) and never stops:
  * one task per pause at least. `readPauseMs` 0 turns read priority off. What waits is bounded:
- * past MAX_BACKLOG tasks, ingestion refuses new bodies with 503 (src/http/ingest-routes.ts).
+ * past TRIBUTARY_INGEST_MAX_WAITING tasks (40,000: 20 batches of 1,000 events, each task holding its
+ * body), ingestion refuses new bodies with 503 (src/http/ingest-routes.ts).
  *
  * Contract: every task runs exactly once, on the main thread, in submission order within its
  * queue (`first` ahead of the rest); its value or its throw settles its own promise only. With nothing else to do and no read executing the loop
@@ -43,7 +44,7 @@ export class CpuTurns {
     this.reading = reading;
   }
 
-  /** Tasks waiting (ingestion refuses new bodies past MAX_BACKLOG: src/http/ingest-routes.ts). */
+  /** Tasks waiting (ingestion refuses new bodies past TRIBUTARY_INGEST_MAX_WAITING: src/http/ingest-routes.ts). */
   get backlog(): number {
     return this.first.length + this.queue.length;
   }
@@ -98,11 +99,7 @@ export class CpuTurns {
 export const BUDGET_MS = 2;
 /** While reads execute, the pause between two tasks (TRIBUTARY_READ_PRIORITY_MS). */
 export const READ_PAUSE_MS = 2;
-/**
- * Tasks that may wait before ingestion answers 503 (Retry-After) to new bodies: about a minute of
- * work at the rate reads leave it, 20 batches of 1,000 events; each waiting task holds its body.
- */
-export const MAX_BACKLOG = 40_000;
+
 
 type Task = { task: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void };
 

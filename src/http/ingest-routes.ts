@@ -2,7 +2,7 @@ import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { badInput, unavailable, unsupportedMediaType } from '../errors';
 import { Scope, type Auth } from './auth';
-import { MAX_BACKLOG, type Turns } from '../cpu-turns';
+import type { Turns } from '../cpu-turns';
 import type { GroupCommitter } from '../ingest/group-commit';
 import { MAX_NESTING } from '../ingest/validate';
 import { readBatch, readDocument, type BatchBody } from './json-body';
@@ -30,8 +30,8 @@ import type { Metrics } from '../metrics';
  *  413  body (after gzip decoding) larger than the configured limit
  *  415  Content-Type is not JSON, Content-Encoding is neither identity nor gzip, or the body is not JSON
  *  503  nothing was stored (the client should retry): the spool holds more than its limit not yet
- *       projected, its disk failed, the events topic did not acknowledge, more than MAX_BACKLOG events
- *       wait to be parsed or validated (src/cpu-turns.ts: reads being served first), or the service
+ *       projected, its disk failed, the events topic did not acknowledge, more than TRIBUTARY_INGEST_MAX_WAITING
+ *       events wait to be parsed or validated (src/cpu-turns.ts: reads being served first), or the service
  *       is shutting down
  *
  * `POST /api/v1/lineage/batch`, a JSON array of events (or `{"events": [...]}`): 200 with
@@ -53,6 +53,8 @@ export interface IngestHttpOptions {
   maxEventBytes: number;
   maxBatchBytes: number;
   maxBatchEvents: number;
+  /** Tasks that may wait in `turns` before new bodies are refused (503). */
+  maxWaitingTasks: number;
   /** The default when a request does not say (Tributary-Wait / ?wait=). */
   wait: 'none' | 'projected';
   waitTimeoutMs: number;
@@ -66,7 +68,7 @@ export async function ingestRoutes(app: FastifyInstance, opts: IngestHttpOptions
   // nesting check apply at the chunk that crosses them, and a batch's elements fail one by one.
   app.addContentTypeParser(/^application\/([\w.+-]+\+)?json(\s*;.*)?$/i, (req, payload, done) => {
     // Bodies waiting for their turn hold memory: past the bound, new ones are refused before they are read.
-    if (opts.turns.backlog > MAX_BACKLOG) {
+    if (opts.turns.backlog > opts.maxWaitingTasks) {
       return done(unavailable(`ingestion has ${opts.turns.backlog} events waiting to be parsed or validated (reads are being served first); retry shortly`), undefined);
     }
     const work: Promise<unknown> = req.url.startsWith('/api/v1/lineage/batch')

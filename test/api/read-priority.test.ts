@@ -9,10 +9,27 @@ import { uniquePrefix } from '../support/isolate';
  * them, and never stops. Asserted: with eight readers looping lineage walks the whole time, a
  * 300-event batch and 40 single events sent at once are all stored and projected (none refused),
  * the reads all answer 200, and /metrics shows turns deferred behind the reads (the priority was
- * in force, not idle); without readers nothing is deferred. Timings are printed, not asserted.
+ * in force, not idle); without readers nothing is deferred. And the bound on what waits: with
+ * reads executing and a pause of 100 ms between tasks, bodies past MAX_BACKLOG waiting tasks are
+ * answered 503 with Retry-After, the ones taken are all stored, and the refused ones are stored when
+ * sent again. Timings are printed, not asserted.
  */
 let svc: TestService;
 let ns: string;
+const LINEAGE = 'query($id: ID!) { lineage(nodeId: $id, depth: 5, direction: UPSTREAM) { nodes { id } truncated } }';
+
+/** Eight readers walking lineage of `ids` on `on` until `stop()` says so; resolves with their statuses. */
+function readers(on: TestService, ids: string[], stop: () => boolean): Promise<Map<number, number>> {
+  const statuses = new Map<number, number>();
+  return Promise.all(
+    Array.from({ length: 8 }, async (_, r) => {
+      for (let i = r; !stop(); i += 8) {
+        const res = await on.post('/graphql', JSON.stringify({ query: LINEAGE, variables: { id: ids[i % ids.length] } }));
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    }),
+  ).then(() => statuses);
+}
 
 before(async () => {
   svc = await startService();
@@ -70,5 +87,57 @@ describe('read priority: ingestion gives way to reads and goes on', () => {
     const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(Array.from({ length: 50 }, (_, i) => runEvent(ns, { job: `quiet${i}`, outputs: [`q${i}`] }))));
     assert.equal(res.status, 200);
     assert.equal((await turns()).yielded, quiet.yielded, 'no reads executing: nothing deferred');
+  });
+
+  it('answers 503 with Retry-After to bodies past the bound on waiting work, stores every body it took, and the refused ones when sent again', async () => {
+    const slow = await startService({ TRIBUTARY_READ_PRIORITY_MS: '100', TRIBUTARY_INGEST_MAX_WAITING: '1500' });
+    try {
+      const bns = uniquePrefix('read-priority-backlog');
+      const seed = await slow.post('/api/v1/lineage/batch', JSON.stringify(Array.from({ length: 10 }, (_, i) => runEvent(bns, { job: `s${i}`, inputs: [`d${i}`], outputs: [`d${i + 1}`] }))));
+      assert.equal(seed.status, 200);
+      let reading = true;
+      const reads = readers(slow, Array.from({ length: 10 }, (_, i) => `dataset:${bns}:d${i + 1}`), () => !reading);
+      await new Promise((r) => setTimeout(r, 200));
+      // 6 batches of 1,000 small events: 6,000 parse tasks against a bound of 1,500.
+      const bodies = Array.from({ length: 6 }, (_, b) => JSON.stringify(Array.from({ length: 1000 }, (_, i) => runEvent(bns, { job: `b${b}_${i}`, outputs: [`o${b}_${i}`] }))));
+      // Sent 300 ms apart, so that each body's tasks are queued before the next arrives; the accepted
+      // ones are answered only once reads stop (their tasks wait, one per 100 ms, until then).
+      const sent: Promise<Response>[] = [];
+      for (const body of bodies) {
+        sent.push(fetch(`${slow.baseUrl}/api/v1/lineage/batch`, { method: 'POST', headers: { 'content-type': 'application/json', 'tributary-wait': 'none' }, body }));
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      reading = false;
+      const statuses = await reads;
+      const first = await Promise.all(sent);
+      const refused = first.flatMap((res, b) => (res.status === 503 ? [b] : []));
+      for (const [b, res] of first.entries()) {
+        const text = await res.text();
+        if (res.status === 503) {
+          assert.ok(res.headers.get('retry-after'), 'a 503 says when to retry');
+          assert.match(text, /waiting to be parsed or validated/);
+        } else {
+          assert.equal(res.status, 200, text.slice(0, 300));
+          assert.deepEqual(JSON.parse(text).summary, { received: 1000, successful: 1000, failed: 0 }, `batch ${b}`);
+        }
+      }
+      assert.ok(refused.length > 0 && refused.length < 6, `some bodies refused, not all: ${refused.length} of 6`);
+      assert.deepEqual([...statuses.keys()], [200]);
+      for (const b of refused) {
+        const again = await slow.post('/api/v1/lineage/batch', bodies[b]!, { 'tributary-wait': 'none' });
+        assert.equal(again.status, 200, `batch ${b} sent again`);
+        assert.deepEqual(again.body.summary, { received: 1000, successful: 1000, failed: 0 });
+      }
+      const id = `dataset:${bns}:o${refused[refused.length - 1]}_999`;
+      let found: string | undefined;
+      for (let i = 0; i < 240 && !found; i++) {
+        found = (await slow.graphql<{ dataset: { id: string } | null }>('query($id: ID!) { dataset(id: $id) { id } }', { id })).data?.dataset?.id;
+        if (!found) await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.equal(found, id, 'a refused batch, sent again, is in the graph');
+      process.stdout.write(`# backlog bound: ${refused.length} of 6 batches refused while reads ran\n`);
+    } finally {
+      await slow.close();
+    }
   });
 });
