@@ -64,8 +64,9 @@ describe('read priority: ingestion gives way to reads and goes on', () => {
     });
     await new Promise((r) => setTimeout(r, 200));
     const t0 = performance.now();
-    const batch = Array.from({ length: 300 }, (_, i) => runEvent(ns, { job: `batch${i}`, inputs: [`d${i % 30}`], outputs: [`b${i}`] }));
-    const singles = Array.from({ length: 40 }, (_, i) => runEvent(ns, { job: `single${i}`, inputs: [`b${i}`], outputs: [`s${i}`] }));
+    // Few jobs and datasets: the shared test database's other tests (PROFILE budgets) count them.
+    const batch = Array.from({ length: 300 }, (_, i) => runEvent(ns, { job: `batch${i % 10}`, inputs: [`d${i % 30}`], outputs: [`b${i % 40}`] }));
+    const singles = Array.from({ length: 40 }, (_, i) => runEvent(ns, { job: `single${i % 4}`, inputs: [`b${i}`], outputs: [`s${i}`] }));
     const [batchRes, ...singleRes] = await Promise.all([svc.post('/api/v1/lineage/batch', JSON.stringify(batch)), ...singles.map((e) => svc.postEvent(e))]);
     const ingestMs = performance.now() - t0;
     const during = await turns();
@@ -84,13 +85,13 @@ describe('read priority: ingestion gives way to reads and goes on', () => {
     process.stdout.write(`# 340 events stored and projected in ${Math.round(ingestMs)} ms while ${reads} reads ran; ${during.yielded! - before.yielded!} turns deferred\n`);
 
     const quiet = await turns();
-    const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(Array.from({ length: 50 }, (_, i) => runEvent(ns, { job: `quiet${i}`, outputs: [`q${i}`] }))));
+    const res = await svc.post('/api/v1/lineage/batch', JSON.stringify(Array.from({ length: 50 }, (_, i) => runEvent(ns, { job: 'quiet', outputs: [`q${i % 5}`] }))));
     assert.equal(res.status, 200);
     assert.equal((await turns()).yielded, quiet.yielded, 'no reads executing: nothing deferred');
   });
 
   it('answers 503 with Retry-After to bodies past the bound on waiting work, stores every body it took, and the refused ones when sent again', async () => {
-    const slow = await startService({ TRIBUTARY_READ_PRIORITY_MS: '100', TRIBUTARY_INGEST_MAX_WAITING: '1500' });
+    const slow = await startService({ TRIBUTARY_READ_PRIORITY_MS: '100', TRIBUTARY_INGEST_MAX_WAITING: '500' });
     try {
       const bns = uniquePrefix('read-priority-backlog');
       const seed = await slow.post('/api/v1/lineage/batch', JSON.stringify(Array.from({ length: 10 }, (_, i) => runEvent(bns, { job: `s${i}`, inputs: [`d${i}`], outputs: [`d${i + 1}`] }))));
@@ -98,8 +99,8 @@ describe('read priority: ingestion gives way to reads and goes on', () => {
       let reading = true;
       const reads = readers(slow, Array.from({ length: 10 }, (_, i) => `dataset:${bns}:d${i + 1}`), () => !reading);
       await new Promise((r) => setTimeout(r, 200));
-      // 6 batches of 1,000 small events: 6,000 parse tasks against a bound of 1,500.
-      const bodies = Array.from({ length: 6 }, (_, b) => JSON.stringify(Array.from({ length: 1000 }, (_, i) => runEvent(bns, { job: `b${b}_${i}`, outputs: [`o${b}_${i}`] }))));
+      // 6 batches of 400 small events: 2,400 parse tasks against a bound of 500.
+      const bodies = Array.from({ length: 6 }, (_, b) => JSON.stringify(Array.from({ length: 400 }, (_, i) => runEvent(bns, { job: `b${b}`, outputs: [`o${b}_${i % 10}`] }))));
       // Sent 300 ms apart, so that each body's tasks are queued before the next arrives; the accepted
       // ones are answered only once reads stop (their tasks wait, one per 100 ms, until then).
       const sent: Promise<Response>[] = [];
@@ -118,7 +119,7 @@ describe('read priority: ingestion gives way to reads and goes on', () => {
           assert.match(text, /waiting to be parsed or validated/);
         } else {
           assert.equal(res.status, 200, text.slice(0, 300));
-          assert.deepEqual(JSON.parse(text).summary, { received: 1000, successful: 1000, failed: 0 }, `batch ${b}`);
+          assert.deepEqual(JSON.parse(text).summary, { received: 400, successful: 400, failed: 0 }, `batch ${b}`);
         }
       }
       assert.ok(refused.length > 0 && refused.length < 6, `some bodies refused, not all: ${refused.length} of 6`);
@@ -126,9 +127,9 @@ describe('read priority: ingestion gives way to reads and goes on', () => {
       for (const b of refused) {
         const again = await slow.post('/api/v1/lineage/batch', bodies[b]!, { 'tributary-wait': 'none' });
         assert.equal(again.status, 200, `batch ${b} sent again`);
-        assert.deepEqual(again.body.summary, { received: 1000, successful: 1000, failed: 0 });
+        assert.deepEqual(again.body.summary, { received: 400, successful: 400, failed: 0 });
       }
-      const id = `dataset:${bns}:o${refused[refused.length - 1]}_999`;
+      const id = `dataset:${bns}:o${refused[refused.length - 1]}_9`;
       let found: string | undefined;
       for (let i = 0; i < 240 && !found; i++) {
         found = (await slow.graphql<{ dataset: { id: string } | null }>('query($id: ID!) { dataset(id: $id) { id } }', { id })).data?.dataset?.id;
