@@ -9,7 +9,8 @@
 // Columns: total (integer), ids: list of job ids
 // Warm-up: {"namespace": [null, "-"], "states": [null, ["COMPLETE"]], "skip": [0], "limit": [100]}
 CALL () {
-  MATCH (j:Job) WHERE $namespace IS NULL AND j.namespace IS NOT NULL
+  UNWIND CASE WHEN $namespace IS NULL THEN [true] ELSE [] END AS everyNamespace
+  MATCH (j:Job) WHERE j.namespace IS NOT NULL
   RETURN j
   UNION ALL
   MATCH (j:Job {namespace: $namespace})
