@@ -227,6 +227,11 @@ export async function createApp(
   health?: Neo4jHealth,
   /** A further readiness condition (the Kafka worker's partitions moving). */
   alsoReady: () => boolean = () => true,
+  /**
+   * The scheduled reads (lineage gauges, coverage alerts) start once this settles: main.ts passes
+   * the plan warm-up, which they would otherwise compete with for Neo4j's CPU, meeting cold plans.
+   */
+  schedulesAfter: Promise<unknown> = Promise.resolve(),
 ): Promise<App> {
   const core = await createCore(config, log, metrics, health);
   const { driver, executor, ingestor, rules, warmUp, writer } = core;
@@ -308,9 +313,15 @@ export async function createApp(
     });
     projector.start();
     const gauges = new CoverageGauges(services.coverage, services.breaks, metrics, config.gauges, log);
-    gauges.start();
     const alerts = config.alerts ? new CoverageAlerts(services.diff, config.alerts, metrics, log) : null;
-    alerts?.start();
+    let closed = false;
+    void schedulesAfter
+      .catch(() => undefined)
+      .then(() => {
+        if (closed) return;
+        gauges.start();
+        alerts?.start();
+      });
     return {
       server,
       driver,
@@ -325,6 +336,7 @@ export async function createApp(
       warmUp,
       refresher: core.refresher,
       close: async () => {
+        closed = true;
         core.stopWarmUp();
         await core.refresher?.stop();
         await gauges.stop();

@@ -77,6 +77,9 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   const metrics = new Metrics();
   let ingestor: Core['ingestor'];
   let warmUp: Core['warmUp'];
+  // Settles when the plan warm-up below is over: the scheduled reads start then (createApp).
+  let warmUpOver: () => void = () => undefined;
+  const warmedUp = config.planWarmUp === 'off' ? Promise.resolve() : new Promise<void>((resolve) => (warmUpOver = resolve));
   let graph: Pick<Core, 'executor' | 'rules'>;
   if (shape === 'worker') {
     const c = (core = await createCore(config, log, metrics, health));
@@ -98,7 +101,7 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
     graph = c;
   } else {
     // Not ready while a Kafka partition is stuck (KAFKA_STUCK_MS); the worker starts below.
-    const app: App = await createApp(config, log, metrics, health, () => !worker || worker.stuck().length === 0);
+    const app: App = await createApp(config, log, metrics, health, () => !worker || worker.stuck().length === 0, warmedUp);
     await app.server.listen({ host: config.http.host, port: config.http.port });
     closeHttp = () => app.close();
     ingestor = app.ingestor;
@@ -131,10 +134,12 @@ async function run(shape: Shape, config: Config, log: Logger): Promise<void> {
   if (config.planWarmUp !== 'off') {
     const pid = embedded?.pid ?? null;
     const cpu0 = pid ? processCpuMs(pid) : null;
-    void warmUp(config.planWarmUp === 'first').then(() => {
-      const cpu1 = pid && embedded?.pid === pid ? processCpuMs(pid) : null;
-      if (cpu0 !== null && cpu1 !== null) log.info('plan warm-up cost the embedded Neo4j', { cpuMs: cpu1 - cpu0 });
-    });
+    void warmUp(config.planWarmUp === 'first')
+      .then(() => {
+        const cpu1 = pid && embedded?.pid === pid ? processCpuMs(pid) : null;
+        if (cpu0 !== null && cpu1 !== null) log.info('plan warm-up cost the embedded Neo4j', { cpuMs: cpu1 - cpu0 });
+      })
+      .finally(warmUpOver);
   }
 }
 

@@ -33,6 +33,11 @@ export class CoverageGauges {
     this.schedule = new Repeat(() => this.refresh(), this.settings.intervalS * 1000);
   }
 
+  /** Whether refreshes are scheduled (start was called, stop was not, intervalS > 0). */
+  get scheduled(): boolean {
+    return this.schedule.running;
+  }
+
   /** Refreshes after `firstInMs`, then every intervalS. */
   start(firstInMs = 5_000): void {
     if (this.settings.intervalS > 0) this.schedule.start(firstInMs);

@@ -66,6 +66,32 @@ describe('lineage gauges', () => {
     assert.ok(refreshed!.value >= before - 1);
   });
 
+  it('are scheduled only once the plan warm-up (createApp\'s schedulesAfter) is over', async () => {
+    let warmedUp!: () => void;
+    const gate = new Promise<void>((resolve) => (warmedUp = resolve));
+    const gated = await startService({ TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S: '3600' }, undefined, gate);
+    try {
+      assert.equal(svc.app.gauges.scheduled, true, 'without a gate: at once');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(gated.app.gauges.scheduled, false);
+      warmedUp();
+      await gate;
+      await new Promise((r) => setImmediate(r));
+      assert.equal(gated.app.gauges.scheduled, true);
+    } finally {
+      await gated.close();
+    }
+    assert.equal(gated.app.gauges.scheduled, false, 'stopped with the service');
+    let late!: () => void;
+    const lateGate = new Promise<void>((resolve) => (late = resolve));
+    const closedFirst = await startService({ TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S: '3600' }, undefined, lateGate);
+    await closedFirst.close();
+    late();
+    await lateGate;
+    await new Promise((r) => setImmediate(r));
+    assert.equal(closedFirst.app.gauges.scheduled, false, 'a service closed before its warm-up ended never schedules them');
+  });
+
   it('bounds the label pairs: beyond the cap they are summed under _other', async () => {
     await capped.app.gauges.refresh();
     const ratio = await samples(capped, 'tributary_lineage_coverage_ratio');

@@ -20,7 +20,12 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startService(env: Record<string, string> = {}, log: Logger = createLogger('error')): Promise<TestService> {
+export async function startService(
+  env: Record<string, string> = {},
+  log: Logger = createLogger('error'),
+  /** createApp's: the scheduled reads start once it settles. */
+  schedulesAfter?: Promise<unknown>,
+): Promise<TestService> {
   // Tests read what they just sent: HTTP ingestion answers once projected, unless a test asks for
   // the default contract (TRIBUTARY_INGEST_WAIT: 'none', see test/api/ingest-contract.test.ts).
   // The lineage gauges refresh only when a test asks (test/api/lineage-gauges.test.ts).
@@ -28,7 +33,7 @@ export async function startService(env: Record<string, string> = {}, log: Logger
   const ownSpool = env.TRIBUTARY_SPOOL_DIR ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-spool-'));
   const config = loadConfig({ ...process.env, TRIBUTARY_INGEST_WAIT: 'projected', TRIBUTARY_LINEAGE_GAUGES_INTERVAL_S: '0', ...(ownSpool ? { TRIBUTARY_SPOOL_DIR: ownSpool } : {}), ...env });
   if (!config.neo4j) throw new Error('tests need NEO4J_URI: run them with `npm test` (test/run.ts starts Neo4j)');
-  const app = await createApp(config, log);
+  const app = await createApp(config, log, undefined, undefined, undefined, schedulesAfter);
   await app.server.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.server.address() as AddressInfo;
   const baseUrl = `http://127.0.0.1:${port}`;
