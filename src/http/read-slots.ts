@@ -90,6 +90,11 @@ export class ReadSlots {
   get state(): { active: number; waiting: number } {
     return { active: this.active, waiting: this.waiting };
   }
+
+  /** Whether a request holds a slot now (read on every turn of ingestion's work: src/cpu-turns.ts). */
+  get busy(): boolean {
+    return this.active > 0;
+  }
 }
 
 interface Waiter {

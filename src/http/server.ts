@@ -9,7 +9,7 @@ import { createContext, type Context, type Services } from '../graphql/context';
 import { formatError, unavailablePlugin } from '../graphql/errors';
 import { checkDocument } from '../graphql/gate';
 import { holdSlot } from './read-slots';
-import { clientOf, createLanes, graphqlLane, Lane } from './lanes';
+import { clientOf, createLanes, graphqlLane } from './lanes';
 import { queryLimitsPlugin, responseBudgetPlugin, type QueryLimits, type WalkCaps } from '../graphql/limits';
 import type { TlsMaterial } from './tls';
 import cors from '@fastify/cors';
@@ -233,7 +233,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const q = deps.queryLimits;
   const lanes = createLanes({ heavy: q.concurrency, lookup: q.lookupConcurrency, embed: q.embedConcurrency, queue: q.queue, clientQueue: q.clientQueue });
   deps.metrics.readState = () => Object.fromEntries(Object.entries(lanes).map(([lane, slots]) => [lane, slots.state]));
-  deps.turns?.yieldTo(() => lanes[Lane.LOOKUP].state.active + lanes[Lane.HEAVY].state.active + lanes[Lane.EMBED].state.active > 0);
+  const slots = Object.values(lanes);
+  deps.turns?.yieldTo(() => slots.some((lane) => lane.busy));
   await app.register(coverageRoutes, { coverage: deps.services.coverage, diff: deps.services.diff, auth: deps.auth, lanes, embed: deps.embed });
   if (deps.marquez) await app.register(marquezRoutes, { ...deps.marquez, auth: deps.auth, lanes, log: deps.log });
   const laneOf = graphqlLane(deps.schema, deps.walkCaps, q.maxTokens);
