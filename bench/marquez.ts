@@ -163,9 +163,9 @@ async function startTributary(work: string, log: (l: string) => void, cleanup: (
     }
   });
   const agent = new http.Agent({ keepAlive: true });
-  await until('Tributary ready', async () => (await send(agent, port, 'GET', '/readyz')).status === 200, 5 * 60_000);
+  await until('Tributary ready', async () => (await send(agent, port, 'GET', '/readyz')).status === 200, 5 * 60_000, { child, logFile });
   const started = Date.now();
-  await until('the plan warm-up', async () => fs.readFileSync(logFile, 'utf8').includes('"msg":"query plans warmed up"'), 10 * 60_000);
+  await until('the plan warm-up', async () => fs.readFileSync(logFile, 'utf8').includes('"msg":"query plans warmed up"'), 10 * 60_000, { child, logFile });
   log(`Tributary up on ${port}; plan warm-up took ${((Date.now() - started) / 1000).toFixed(0)} s after ready`);
   return { name: 'Tributary', port, pids: () => [child.pid!] };
 }

@@ -128,10 +128,18 @@ export function startLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv,
   return spawn(cmd, args, { env, cwd, stdio: ['ignore', out, out], detached: true });
 }
 
-/** Polls `check` every 500 ms until it is true; throws after `ms`. */
-export async function until(what: string, check: () => Promise<boolean>, ms: number): Promise<void> {
+/**
+ * Polls `check` every 500 ms until it is true; throws after `ms`, or at once when `service` (the
+ * one being waited for) has exited, with the end of its log: a service that failed to start (a
+ * provisioning error, a port in use) says why instead of being waited for until the deadline.
+ */
+export async function until(what: string, check: () => Promise<boolean>, ms: number, service?: { child: ChildProcess; logFile: string }): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check().catch(() => false))) {
+    if (service && (service.child.exitCode !== null || service.child.signalCode !== null)) {
+      const tail = fs.readFileSync(service.logFile, 'utf8').split('\n').slice(-20).join('\n');
+      throw new Error(`${what}: the process exited (${service.child.exitCode ?? service.child.signalCode}); the end of ${service.logFile}:\n${tail}`);
+    }
     if (Date.now() > deadline) throw new Error(`${what}: not within ${Math.round(ms / 1000)} s`);
     await new Promise((r) => setTimeout(r, 500));
   }
