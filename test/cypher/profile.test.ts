@@ -120,6 +120,8 @@ function cases(): Case[] {
     c(Query.MarquezExistingIds, { datasetIds: ds, jobIds: jobs, fieldIds: [field] }, 100),
     c(Query.ExpandUndirected, { datasetIds: ds, jobIds: jobs, previousIds: [], limit: 100, follow: ['FEEDS', 'PRODUCES'] }, 1_000),
     c(Query.MarquezJobsPage, { namespace: ns + writer.namespace, states: null, skip: 0, limit: 20 }, 5_000),
+    // A namespace without jobs costs a seek, never a scan of every namespace's jobs (this file's alone are 80).
+    c(Query.MarquezJobsPage, { namespace: `${ns}-no-such-namespace`, states: null, skip: 0, limit: 20 }, 20),
     c(Query.MarquezDatasetsPage, { namespace: ns + deep.namespace, skip: 0, limit: 20 }, 3_000),
     c(Query.MarquezNamespaces, { name: ns + writer.namespace, skip: 0, limit: 1 }, null),
     c(Query.MarquezJobsPage, { namespace: null, states: ['COMPLETE'], skip: 0, limit: 20 }, null),
