@@ -47,10 +47,19 @@ export async function ingest(agent: http.Agent, side: Side, texts: string[], cli
   return phase;
 }
 
-export type Readers = { result: { seq: Phase; conc: Phase }; reads: number; errors: number; p50: number; latencies?: { at: number; ms: number }[] };
+export type Readers = { result: { seq: Phase; conc: Phase }; reads: number; errors: number; p50: number };
 
 /** Runs `work` while `clients` GraphQL clients ask upstream lineage (depth 5) of the given datasets in a loop. */
 export async function withReaders(agent: http.Agent, side: Side, datasets: { namespace: string; name: string }[], clients: number, work: () => Promise<Readers['result']>): Promise<Readers> {
+  return summarize(await readLoop(agent, side, datasets, clients, work));
+}
+
+function summarize({ result, errors, latencies }: Awaited<ReturnType<typeof readLoop>>): Readers {
+  return { result, reads: latencies.length, errors, p50: median(latencies.map((l) => l.ms)) };
+}
+
+/** withReaders' loop: each read's start (performance.now()) and duration, not kept in the figures. */
+async function readLoop(agent: http.Agent, side: Side, datasets: { namespace: string; name: string }[], clients: number, work: () => Promise<Readers['result']>) {
   let done = false;
   let errors = 0;
   const latencies: { at: number; ms: number }[] = [];
@@ -67,7 +76,7 @@ export async function withReaders(agent: http.Agent, side: Side, datasets: { nam
   const result = await work();
   done = true;
   await Promise.all(readers);
-  return { result, reads: latencies.length, errors, p50: median(latencies.map((l) => l.ms)), latencies };
+  return { result, errors, latencies };
 }
 
 
@@ -96,16 +105,17 @@ export async function readsDuringIngest(agent: http.Agent, readerAgent: http.Age
     return { seq: { evPerS: 0, non2xx: 0, seconds: 0 }, conc: { evPerS: 0, non2xx: 0, seconds: 0 } };
   });
   let t0 = 0;
-  const busy = await withReaders(readerAgent, side, datasets, 1, async () => {
+  const loop = await readLoop(readerAgent, side, datasets, 1, async () => {
     t0 = performance.now();
     const conc = await ingest(agent, side, texts, 16);
     return { seq: conc, conc };
   });
+  const busy = summarize(loop);
   // The phase runs until the graph shows every event: reads after the clients' last acknowledgement
   // meet the projection alone. Those started while the clients were sending are reported apart.
   const sendingUntil = t0 + busy.result.conc.seconds * 1000;
-  const sending = busy.latencies!.filter((l) => l.at < sendingUntil).map((l) => l.ms);
-  return { idle, busy: { ...busy, latencies: undefined }, sending: { reads: sending.length, p50: median(sending) } };
+  const sending = loop.latencies.filter((l) => l.at < sendingUntil).map((l) => l.ms);
+  return { idle, busy, sending: { reads: sending.length, p50: median(sending) } };
 }
 
 export function renderLoad(loaded: Record<string, Loaded>, reads: Awaited<ReturnType<typeof readsDuringIngest>> | null, events?: number): string[] {
