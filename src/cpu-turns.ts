@@ -22,8 +22,9 @@ import { performance } from 'node:perf_hooks';
  * body), ingestion refuses new bodies with 503 (src/http/ingest-routes.ts).
  *
  * Contract: every task runs exactly once, on the main thread, in submission order within its
- * queue (`first` ahead of the rest); its value or its throw settles its own promise only. With nothing else to do and no read executing the loop
- * turns at once, so work given to an idle process waits for nothing.
+ * queue (`first` ahead of the rest); its value or its throw settles its own promise only. With
+ * nothing else to do and no read executing the loop turns at once, so work given to an idle
+ * process waits for nothing.
  */
 export class CpuTurns {
   /** Tasks of the projection (planning the next batch): served before `queue`, whose work only adds to the projection's. */
@@ -99,7 +100,6 @@ export class CpuTurns {
 export const BUDGET_MS = 2;
 /** While reads execute, the pause between two tasks (TRIBUTARY_READ_PRIORITY_MS). */
 export const READ_PAUSE_MS = 2;
-
 
 type Task = { task: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void };
 
