@@ -272,23 +272,35 @@ function renderSettled(s: Settled): string {
   return `\nBefore the reads below, both sides were left until quiet (every side's processes under ${QUIET_CPU_MS_PER_S} ms of CPU per s over ${QUIET_WINDOW_MS / 1000} s; at most ${QUIET_MAX_MS / 60_000} min): ${s.quiet ? 'quiet' : 'still busy'} after ${s.waitedS.toFixed(0)} s (${Object.entries(s.cpuMsPerS).map(([n, r]) => `${n} ${r.toFixed(0)} ms/s`).join(', ')}); meanwhile Tributary's plan refresher replanned ${s.refreshed} plans (the graph's counts had diverged past its threshold while ingesting).\n`;
 }
 
-type PlanCounts = { plan: number; codegen: number; stale: number; refreshed: number } | null;
+type PlanCounts = { plan: number; codegen: number; stale: number; refreshed: number; named?: Record<string, number> } | null;
 
-/** Tributary's tributary_neo4j_plans_compiled (its embedded Neo4j's own count, src/graph/plan-cache.ts); null when absent. */
+/**
+ * Tributary's tributary_neo4j_plans_compiled (its embedded Neo4j's own count, src/graph/plan-cache.ts)
+ * and tributary_plans_compiled_after_warmup_total by query and cause (src/graph/plan-compiles.ts,
+ * read by the service every 10 s, so a phase's last seconds may show in the next); null when absent.
+ */
 async function planCounters(agent: http.Agent, side: Side): Promise<PlanCounts> {
   const res = await send(agent, side.port, 'GET', '/metrics');
   const value = (kind: string) => Number(new RegExp(`^tributary_neo4j_plans_compiled\\{kind="${kind}"\\} (\\d+)`, 'm').exec(res.text)?.[1] ?? NaN);
   const refreshed = Number(/^tributary_plans_refreshed_total (\d+)/m.exec(res.text)?.[1] ?? 0);
-  const counts = { plan: value('plan'), codegen: value('codegen'), stale: value('stale'), refreshed };
+  const named: Record<string, number> = {};
+  for (const m of res.text.matchAll(/^tributary_plans_compiled_after_warmup_total\{query="([^"]*)",cause="([^"]*)"\} (\d+)/gm)) named[`${m[1]}${m[2] === 'stale' ? ' (stale)' : ''}`] = Number(m[3]);
+  const counts = { plan: value('plan'), codegen: value('codegen'), stale: value('stale'), refreshed, named };
   return Number.isFinite(counts.plan) ? counts : null;
 }
 
 function describeCompiled(from: PlanCounts, to: PlanCounts): string {
   if (!from || !to) return 'not counted (no tributary_neo4j_plans_compiled)';
-  // The plan refresher's replans (src/graph/plan-refresher.ts) are in `plan` too, but off the request path.
+  // The plan refresher's replans (src/graph/plan-refresher.ts) are in `plan` too, but off the
+  // request path; Neo4j counts a forced replan as a recompile with compiled expressions as well.
   const refreshed = to.refreshed - from.refreshed;
   const onPath = to.plan - from.plan - refreshed;
-  return `${onPath} plans on the request path (of them ${to.stale - from.stale} replans of stale plans) besides ${refreshed} the plan refresher replanned in the background, ${to.codegen - from.codegen} recompiles with compiled expressions`;
+  const named = Object.entries(to.named ?? {})
+    .map(([q, n]) => [q, n - (from.named?.[q] ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .map(([q, n]) => `${q}${n > 1 ? ` ×${n}` : ''}`);
+  const byName = to.named ? `; by name: ${named.length ? named.join(', ') : 'none'}` : '';
+  return `${onPath} plans on the request path (of them ${to.stale - from.stale} replans of stale plans${byName}) besides ${refreshed} the plan refresher replanned in the background, ${to.codegen - from.codegen - refreshed} recompiles with compiled expressions`;
 }
 
 function renderPlans(p: { afterWarmUp: PlanCounts; afterIngest: PlanCounts; afterReads: PlanCounts }): string {

@@ -8,6 +8,7 @@ import { Liveness } from './graph/liveness';
 import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
+import { PlanCompileWatch, StatementNames } from './graph/plan-compiles';
 import { MIN_DIVERGENT_COUNT, PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
 import { secondPassQueries, warmUpPlans, warmUpShapes, warmUpTransactions, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
@@ -89,6 +90,8 @@ export interface Core {
   stopWarmUp(): void;
   /** Replans the shapes in use once the graph statistics changed (TRIBUTARY_PLAN_REFRESH_S); null when off. */
   refresher: PlanRefresher | null;
+  /** Names the queries that met a plan compile after the warm-up (src/graph/plan-compiles.ts); started by warmUp. */
+  compiles: PlanCompileWatch;
   /** Probes Neo4j every second (src/graph/liveness.ts); stopped by close(). */
   liveness: Liveness;
   /** Stops the warm-up, the plan refresher (after its statement in flight) and the probe, then closes the driver: nothing logs after it. */
@@ -103,6 +106,8 @@ export interface Core {
 
 /** How often the liveness probe also checks that every constraint and index is still ONLINE. */
 const SCHEMA_CHECK_MS = 30_000;
+/** How often the plans compiled after the warm-up are read and logged by name (src/graph/plan-compiles.ts). */
+const PLAN_COMPILES_CHECK_MS = 10_000;
 
 /** What the process knows of the Neo4j it supervises (the embedded one); absent for an external server. */
 export interface Neo4jHealth {
@@ -185,7 +190,14 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
         })
       : null;
     refresher?.start();
-    health?.onRestarted?.(() => void liveness.check());
+    const compiles = new PlanCompileWatch(executor, new StatementNames(queries), log, {
+      intervalMs: PLAN_COMPILES_CHECK_MS,
+      onCompile: (c) => metrics?.plansCompiledAfterWarmUp.inc({ query: c.query ?? 'other', cause: c.staleReason === null ? 'new' : 'stale' }),
+    });
+    health?.onRestarted?.(() => {
+      compiles.rebaseline();
+      void liveness.check();
+    });
     if (metrics) metrics.planCounters = () => readPlanCounters(executor);
     return {
       driver,
@@ -197,17 +209,21 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       warmUp: async (firstOnly, pace) => {
         const result = await warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, transactions, secondPass, onExplained: used ? (q, p, w, a) => void used.record(q, p, w, a) : undefined });
         warmedUp = true;
+        if (!stopping.signal.aborted) void compiles.start();
         return result;
       },
       stopWarmUp: () => {
         stopping.abort();
         void refresher?.stop();
+        void compiles.stop();
       },
       refresher,
+      compiles,
       liveness,
       close: async () => {
         stopping.abort();
         await refresher?.stop();
+        await compiles.stop();
         await liveness.stop();
         await driver.close();
       },

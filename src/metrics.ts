@@ -151,6 +151,12 @@ export class Metrics {
     help: 'Query plans the plan refresher replanned off the request path after the graph statistics changed (each one is also counted in tributary_neo4j_plans_compiled{kind="plan"})',
     registers: [this.registry],
   });
+  readonly plansCompiledAfterWarmUp = new Counter({
+    name: 'tributary_plans_compiled_after_warmup_total',
+    help: 'Query plans Neo4j compiled after the plan warm-up for a statement a caller was waiting on (a request, a projection batch, a scheduled read), by query (its cypher/ file; "other" for another client\'s) and cause (new: not cached before; stale: replanned as the statistics changed); the plan refresher\'s replans are not counted; only the embedded Neo4j reports them',
+    labelNames: ['query', 'cause'] as const,
+    registers: [this.registry],
+  });
   readonly projectionFailed = new Counter({
     name: 'tributary_projection_failed_events_total',
     help: 'Stored events whose projection failed (label ProjectionFailed; npm run reproject retries them)',

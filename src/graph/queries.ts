@@ -64,6 +64,7 @@ export enum Query {
   SchemaApplied = 'admin/schema-applied',
   Ping = 'health/ping',
   PlanCache = 'health/plan-cache',
+  PlanCompiles = 'health/plan-compiles',
   GraphCounts = 'health/graph-counts',
   UncommittedWrite = 'admin/uncommitted-write',
   IdentityRulesState = 'admin/identity-rules-state',

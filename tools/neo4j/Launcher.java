@@ -1,8 +1,17 @@
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
+
+import org.neo4j.cypher.internal.InputQuery;
+import org.neo4j.cypher.internal.QueryCache;
+import org.neo4j.cypher.internal.cache.CacheTracer;
+import org.neo4j.cypher.internal.cache.CypherQueryCaches;
+import org.neo4j.monitoring.Monitors;
 
 import org.neo4j.configuration.GraphDatabaseInternalSettings;
 import org.neo4j.configuration.GraphDatabaseSettings;
@@ -19,6 +28,7 @@ import org.neo4j.kernel.impl.query.QueryCacheStatistics;
 import org.neo4j.kernel.internal.GraphDatabaseAPI;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Mode;
+import org.neo4j.procedure.Name;
 import org.neo4j.procedure.Procedure;
 
 /**
@@ -55,6 +65,17 @@ import org.neo4j.procedure.Procedure;
  *  - Procedure {@code tributary.queryCaches()} yields Neo4j's own counters of its query caches
  *    (per kind: hits, misses, compiled, compiledWithExpressionCodeGen, discards, stale), so the
  *    service can count the plans compiled after its warm-up (src/graph/plan-cache.ts).
+ *  - Procedure {@code tributary.planCompiles(after)} yields the plans Neo4j compiled for a statement
+ *    (a cache miss or a stale plan; not the replans forced by {@code CYPHER replan=force}, which
+ *    Neo4j reports as recompiles), the last {@link PlanLog#CAPACITY} kept, each with its sequence
+ *    number (from 1, increasing), epoch milliseconds, the statement as Neo4j keyed it (its text
+ *    after any leading comments and {@code EXPLAIN}/{@code CYPHER} options), the parameter types
+ *    the plan was keyed by (Neo4j's own rendering), whether its
+ *    transaction held uncommitted changes, and for a stale plan the reason Neo4j gave; a flush of
+ *    the whole cache (a schema change) is an entry of its own: so the
+ *    service can say which of its queries met a compile on the request path
+ *    (src/graph/plan-compiles.ts). It needs Neo4j's query-cache monitors on
+ *    ({@code internal.cypher.enable_query_cache_monitors}).
  */
 public final class Launcher {
     public static void main(String[] args) throws Exception {
@@ -83,6 +104,7 @@ public final class Launcher {
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ofMinutes(5))
                 .setConfig(GraphDatabaseInternalSettings.cypher_size_hint_parameters, false)
                 .setConfig(GraphDatabaseSettings.keep_logical_logs, "1G size")
+                .setConfig(GraphDatabaseInternalSettings.cypher_enable_query_cache_monitors, true)
                 .build();
 
         CountDownLatch stopped = new CountDownLatch(1);
@@ -97,6 +119,9 @@ public final class Launcher {
 
         GraphDatabaseAPI db = (GraphDatabaseAPI) dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
         db.getDependencyResolver().resolveDependency(GlobalProcedures.class).registerProcedure(QueryCaches.class);
+        db.getDependencyResolver().resolveDependency(GlobalProcedures.class).registerProcedure(PlanCompiles.class);
+        CypherQueryCaches.ExecutableQueryCache$.MODULE$.addMonitorListener(
+                db.getDependencyResolver().resolveDependency(Monitors.class), PlanLog.TRACER);
         // Waits until the default database accepts transactions.
         db.executeTransactionally("RETURN 1");
         System.out.println("TRIBUTARY_NEO4J_READY bolt://127.0.0.1:" + port);
@@ -149,6 +174,77 @@ public final class Launcher {
         public Stream<Row> queryCaches() {
             QueryCacheStatistics stats = ((GraphDatabaseAPI) db).getDependencyResolver().resolveDependency(QueryCacheStatistics.class);
             return stats.metricsPerCacheKind().entrySet().stream().map(e -> new Row(e.getKey(), e.getValue()));
+        }
+    }
+
+    /** The last plans compiled for statements (see the class comment); thread-safe. */
+    static final class PlanLog {
+        static final int CAPACITY = 500;
+        private static final ArrayDeque<Entry> ENTRIES = new ArrayDeque<>();
+        private static long seq = 0;
+
+        record Entry(long seq, long at, String event, String statement, String parameters, boolean afterWrite, String reason) {}
+
+        static synchronized void add(String event, Object key, String reason) {
+            if (!(key instanceof QueryCache.CacheKey<?> k) || !(k.queryRep() instanceof InputQuery.CacheKey q)) return;
+            if (ENTRIES.size() == CAPACITY) ENTRIES.removeFirst();
+            ENTRIES.addLast(new Entry(++seq, System.currentTimeMillis(), event, q.statementCacheKey(), String.valueOf(k.parameterTypeMap()), k.txStateHasChanges(), reason));
+        }
+
+        static synchronized void flushed(long entries) {
+            if (ENTRIES.size() == CAPACITY) ENTRIES.removeFirst();
+            ENTRIES.addLast(new Entry(++seq, System.currentTimeMillis(), "flushed", "", "", false, entries + " cached plans dropped"));
+        }
+
+        static synchronized List<Entry> after(long after) {
+            List<Entry> out = new ArrayList<>();
+            for (Entry e : ENTRIES) if (e.seq() > after) out.add(e);
+            return out;
+        }
+
+        static final CacheTracer<Object> TRACER = new CacheTracer<Object>() {
+            @Override
+            public void compute(Object key, String queryId) {
+                add("compiled", key, null);
+            }
+
+            @Override
+            public void cacheStale(Object key, int secondsSinceCompute, String queryId, scala.Option<String> reason) {
+                add("stale", key, reason.isDefined() ? reason.get() : null);
+            }
+
+            @Override
+            public void cacheFlush(long sizeBeforeFlush) {
+                flushed(sizeBeforeFlush);
+            }
+        };
+    }
+
+    /** {@code CALL tributary.planCompiles(after)}: the kept plan compiles numbered above {@code after}. */
+    public static final class PlanCompiles {
+        public static final class Row {
+            public long seq;
+            public long at;
+            public String event;
+            public String statement;
+            public String parameters;
+            public boolean afterWrite;
+            public String reason;
+
+            Row(PlanLog.Entry e) {
+                seq = e.seq();
+                at = e.at();
+                event = e.event();
+                statement = e.statement();
+                parameters = e.parameters();
+                afterWrite = e.afterWrite();
+                reason = e.reason();
+            }
+        }
+
+        @Procedure(name = "tributary.planCompiles", mode = Mode.READ)
+        public Stream<Row> planCompiles(@Name("after") long after) {
+            return PlanLog.after(after).stream().map(Row::new);
         }
     }
 }
