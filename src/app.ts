@@ -16,6 +16,7 @@ import { readTls } from './http/tls';
 import { migrateFacetStorage } from './ingest/facet-storage';
 import { summarizeNamespaces } from './ingest/namespaces';
 import { applySchema, isSchemaApplied, loadSchemaStatements, type SchemaStatement } from './graph/schema';
+import { createTokens, namedTokens } from './graph/tokens';
 import { buildGraphqlSchema } from './graphql/schema';
 import { authFromConfig } from './http/auth';
 import { CoverageAlerts } from './http/coverage-alerts';
@@ -154,6 +155,8 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       available: () => (health ? health.available() : true) && (liveness?.responsive() ?? true),
     });
     await applySchema(executor, statements);
+    // Health probes read procedures' maps, not the graph: their keys are no tokens.
+    await createTokens(executor, namedTokens(Object.entries(queries).filter(([q]) => !q.startsWith('health/')).map(([, text]) => text)));
     let schemaApplied = true;
     let schemaCheckedAt = Date.now();
     liveness = new Liveness(

@@ -67,6 +67,7 @@ export enum Query {
   PlanCompiles = 'health/plan-compiles',
   GraphCounts = 'health/graph-counts',
   UncommittedWrite = 'admin/uncommitted-write',
+  CreateTokens = 'admin/create-tokens',
   IdentityRulesState = 'admin/identity-rules-state',
   RecordIdentityRules = 'admin/record-identity-rules',
   FacetStorageState = 'admin/facet-storage-state',
@@ -159,4 +160,9 @@ export function listCypherFiles(dir: string): string[] {
   };
   walk('');
   return out.sort();
+}
+
+/** A query's text without its comments and with every string literal emptied: what names and parameters are read from. */
+export function cypherCode(text: string): string {
+  return text.replace(/\/\/[^\n]*|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, (m) => (m.startsWith('//') ? ' ' : "''"));
 }
