@@ -2,7 +2,7 @@ import neo4j, { type Driver, type ManagedTransaction, type QueryResult, type Ses
 import { AppError, ErrorCode, limitExceeded, unavailable } from '../errors';
 import { toPlain } from './mappers';
 import { currentRequestId, type Logger } from '../log';
-import { Query, type QueryTexts } from './queries';
+import { parameterNames, Query, type QueryTexts } from './queries';
 
 /** Runs named queries inside one transaction. */
 export interface TxRunner {
@@ -99,6 +99,8 @@ export const READ_GRACE_MS = 2_000;
  */
 export class Executor {
   private readonly texts: Readonly<Record<Query, string>>;
+  /** The parameters each query's text uses: a call's others are not sent (see `only`). */
+  private readonly parameters: Readonly<Record<Query, ReadonlySet<string>>>;
   private readonly log?: Logger;
   private readonly database?: string;
   private readonly readTimeoutMs?: number;
@@ -117,6 +119,7 @@ export class Executor {
     this.texts = Object.fromEntries(
       Object.entries(queries).map(([name, text]) => [name, `// ${APP}: ${name}.cypher\n${text}`]),
     ) as Record<Query, string>;
+    this.parameters = Object.fromEntries(Object.entries(queries).map(([name, text]) => [name, parameterNames(text)])) as Record<Query, ReadonlySet<string>>;
     this.log = options.log;
     this.database = options.database;
     this.readTimeoutMs = options.readTimeoutMs;
@@ -157,7 +160,8 @@ export class Executor {
    * (a managed transaction adds its commit), which is most of a small lookup's cost. A transient
    * failure is not retried here: it answers UNAVAILABLE (503, Retry-After) like any other.
    */
-  read<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
+  read<Row = Record<string, unknown>>(query: Query, allParams: Record<string, unknown> = {}): Promise<Row[]> {
+    const params = this.only(query, allParams);
     this.onQuery?.(query, params, false, false);
     return this.session(neo4j.session.READ, (s) => this.rows<Row>(query, params, s.run(this.texts[query], params, this.readConfig(query))), this.readDeadline());
   }
@@ -194,7 +198,8 @@ export class Executor {
    * BEGIN, RUN and COMMIT). It resolves once Neo4j committed it. Not retried on transient errors,
    * so only for single idempotent statements whose caller retries (store-pending-events).
    */
-  autoCommit<Row = Record<string, unknown>>(query: Query, params: Record<string, unknown> = {}): Promise<Row[]> {
+  autoCommit<Row = Record<string, unknown>>(query: Query, allParams: Record<string, unknown> = {}): Promise<Row[]> {
+    const params = this.only(query, allParams);
     this.onQuery?.(query, params, true, false);
     return this.session(neo4j.session.WRITE, async (s) => {
       const started = this.log ? performance.now() : 0;
@@ -209,7 +214,8 @@ export class Executor {
    * EXPLAINs a named query (compiles and caches its plan for these parameter types; runs nothing).
    * Write queries go through a write transaction, so that routing sends them to the leader.
    */
-  explain(query: Query, params: Record<string, unknown>, write: boolean, { force = false, afterWrite = false }: ExplainOptions = {}): Promise<void> {
+  explain(query: Query, allParams: Record<string, unknown>, write: boolean, { force = false, afterWrite = false }: ExplainOptions = {}): Promise<void> {
+    const params = this.only(query, allParams);
     const work = (tx: { run: ManagedTransaction['run'] }) =>
       force ? tx.run(`CYPHER replan=force EXPLAIN ${this.texts[query]}`, params) : tx.run(`EXPLAIN ${this.texts[query]}`, params);
     const config = this.txConfig(`explain ${query}`);
@@ -248,12 +254,27 @@ export class Executor {
   private runner(tx: ManagedTransaction, write: boolean): TxRunner {
     let wrote = false;
     return {
-      run: <Row>(query: Query, params: Record<string, unknown> = {}) => {
+      run: <Row>(query: Query, allParams: Record<string, unknown> = {}) => {
+        const params = this.only(query, allParams);
         this.onQuery?.(query, params, write, wrote);
         wrote = write;
         return this.rows<Row>(query, params, tx.run(this.texts[query], params));
       },
     };
+  }
+
+  /**
+   * The parameters of a call that its query uses. Neo4j ignores the others but keys its plan cache
+   * by the whole parameter map, so a caller passing one step's parameters to another (the traversal
+   * gives every step `asOf`, `indirect`, `metadata`) met a plan the warm-up had not compiled, whose
+   * `// Warm-up:` line declares only what the query uses.
+   */
+  private only(query: Query, params: Record<string, unknown>): Record<string, unknown> {
+    const used = this.parameters[query];
+    if (!used) return params;
+    const keys = Object.keys(params);
+    if (keys.every((k) => used.has(k))) return params;
+    return Object.fromEntries(keys.filter((k) => used.has(k)).map((k) => [k, params[k]]));
   }
 
   /** The rows of `query`'s result (running) as plain values (toPlain); logged at debug. */

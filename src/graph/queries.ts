@@ -166,3 +166,8 @@ export function listCypherFiles(dir: string): string[] {
 export function cypherCode(text: string): string {
   return text.replace(/\/\/[^\n]*|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, (m) => (m.startsWith('//') ? ' ' : "''"));
 }
+
+/** The parameters a query's text uses (`$name`). */
+export function parameterNames(text: string): ReadonlySet<string> {
+  return new Set([...cypherCode(text).matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!));
+}
