@@ -59,6 +59,8 @@ export class StatementNames {
   }
 }
 
+const MAX_PENDING_STALE = 100;
+
 export interface PlanCompileWatchOptions {
   intervalMs: number;
   /** Told each compile met after the baseline (health probes left out). */
@@ -144,6 +146,8 @@ export class PlanCompileWatch {
       }
       const key = `${row.afterWrite ? 'w' : 'c'}|${row.statement}`;
       if (row.event === 'stale') {
+        // Its compile follows at once; one that never came (the compile failed) is not kept for long.
+        if (this.stale.size >= MAX_PENDING_STALE) this.stale.clear();
         this.stale.set(key, row.reason);
         continue;
       }
