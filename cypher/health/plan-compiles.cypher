@@ -8,8 +8,8 @@
 //   'flushed': the whole cache dropped, as a schema change does; statement and parameters empty),
 //   statement (the text as Neo4j keyed it: after leading comments and EXPLAIN/CYPHER options),
 //   parameters (the parameter types the plan is keyed by, as Neo4j renders them: text),
-//   afterWrite (its transaction held uncommitted changes), reason (why a stale plan was, or how many plans a flush dropped;
-//   else null)
+//   afterWrite (its transaction held uncommitted changes), reason (why a stale plan was, or how many
+//   plans a flush dropped; else null)
 CALL tributary.planCompiles($after) YIELD seq, at, event, statement, parameters, afterWrite, reason
 RETURN seq, at, event, statement, parameters, afterWrite, reason
 ORDER BY seq

@@ -70,11 +70,10 @@ import org.neo4j.procedure.Procedure;
  *    Neo4j reports as recompiles), the last {@link PlanLog#CAPACITY} kept, each with its sequence
  *    number (from 1, increasing), epoch milliseconds, the statement as Neo4j keyed it (its text
  *    after any leading comments and {@code EXPLAIN}/{@code CYPHER} options), the parameter types
- *    the plan was keyed by (Neo4j's own rendering), whether its
- *    transaction held uncommitted changes, and for a stale plan the reason Neo4j gave; a flush of
- *    the whole cache (a schema change) is an entry of its own: so the
- *    service can say which of its queries met a compile on the request path
- *    (src/graph/plan-compiles.ts). It needs Neo4j's query-cache monitors on
+ *    the plan was keyed by (Neo4j's own rendering), whether its transaction held uncommitted
+ *    changes, and for a stale plan the reason Neo4j gave; a flush of the whole cache (a schema
+ *    change) is an entry of its own. So the service can say which of its queries met a compile on
+ *    the request path (src/graph/plan-compiles.ts). It needs Neo4j's query-cache monitors on
  *    ({@code internal.cypher.enable_query_cache_monitors}).
  */
 public final class Launcher {
