@@ -63,4 +63,19 @@ describe('plan compiles by name (against Neo4j)', () => {
     assert.deepEqual(await watch.check(), [], 'nothing once stopped');
   });
 
+  it('keys a call by the parameters its query uses: one the query does not name adds no plan', async (t) => {
+    const watch = new PlanCompileWatch(svc.app.executor, new StatementNames(loadQueries()), createLogger('error'), { intervalMs: 3_600_000 });
+    if ((await watch.check()) === null) return t.skip('this Neo4j keeps no log of plan compiles (NEO4J_URI names a server other than the embedded one)');
+    // A shape of its own (a float where callers send strings or null), then the same call with
+    // parameters node-exists does not name, of types nothing sends: Neo4j would key it apart.
+    const params = { ...lineageStart, datasetId: 7.25 };
+    await svc.app.executor.read(Query.NodeExists, params);
+    const first = (await watch.check())!.filter((c) => c.query === Query.NodeExists && !c.afterWrite);
+    assert.ok(first.some((c) => !/asOf|extra/.test(c.parameters)), JSON.stringify(first));
+    await svc.app.executor.read(Query.NodeExists, { ...params, asOf: new neo4j.types.Date(2024, 2, 29), extra: [true] });
+    const again = (await watch.check())!.filter((c) => c.query === Query.NodeExists);
+    assert.deepEqual(again, [], 'the unused parameters were not sent');
+    await watch.stop();
+  });
+
 });
