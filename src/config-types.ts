@@ -35,6 +35,8 @@ export interface EmbeddedNeo4jSettings {
   /** A JVM that has not answered for this long is killed and restarted by the supervisor (0: never). */
   hangKillMs?: number;
   javaHome?: string;
+  /** The JDK of the embedded Neo4j and neo4j-admin when not javaHome's (TRIBUTARY_NEO4J_JAVA_HOME). */
+  neo4jJavaHome?: string;
   /** PATH, searched for `java` and `mvn`. */
   searchPath: string;
   /**
@@ -42,6 +44,8 @@ export interface EmbeddedNeo4jSettings {
    * threshold fixed at 0.95 instead of lowering it over time (tools/neo4j/Launcher.java).
    */
   refresherReplans?: boolean;
+  /** The JVM's AOT cache on Java 25+ (graph/embedded/aot-cache.ts); unset: `auto`. */
+  aotCache?: 'auto' | 'off';
 }
 
 export interface Config {

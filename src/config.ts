@@ -46,8 +46,18 @@ const envSchema = z.object({
   TRIBUTARY_NEO4J_TIMEOUT_MS: positiveInt.max(600_000).default(5_000),
   /** Longest a write transaction (a projection batch) may take before the client gives up on it (UNAVAILABLE). */
   TRIBUTARY_WRITE_TIMEOUT_MS: positiveInt.max(3_600_000).default(60_000),
+  /**
+   * Embedded default on Java 25+: `auto` keeps the JVM's AOT cache (trained by one run, loaded by
+   * the next: a start's warm-up costs less CPU; src/graph/embedded/aot-cache.ts); `off` never.
+   */
+  TRIBUTARY_NEO4J_AOT_CACHE: z.enum(['auto', 'off']).default('auto'),
   /** Java ≥ 17 to run the embedded Neo4j; defaults to $JAVA_HOME/bin/java, then `java` on PATH. */
   JAVA_HOME: z.string().optional(),
+  /**
+   * A JDK for the embedded Neo4j (and neo4j-admin) only, when it should differ from JAVA_HOME's:
+   * a JDK 25 for its AOT cache while the other Java tools stay on 17.
+   */
+  TRIBUTARY_NEO4J_JAVA_HOME: z.string().min(1).optional(),
   PATH: z.string().default(''),
   /** When set, ingestion requires `Authorization: Bearer <key>`. */
   TRIBUTARY_INGEST_KEY: z.string().min(1).optional(),
@@ -236,8 +246,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       restarts: e.TRIBUTARY_NEO4J_RESTARTS,
       hangKillMs: e.TRIBUTARY_NEO4J_HANG_S * 1000,
       javaHome: e.JAVA_HOME,
+      neo4jJavaHome: e.TRIBUTARY_NEO4J_JAVA_HOME,
       searchPath: e.PATH,
       refresherReplans: planRefreshS > 0,
+      aotCache: e.TRIBUTARY_NEO4J_AOT_CACHE,
     },
     ingest: {
       key: e.TRIBUTARY_INGEST_KEY,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config';
 import type { Logger } from '../../log';
+import { aotCacheUsed, dropCache, keepRecordedCache, planAotCache, type AotCachePlan } from './aot-cache';
 import { provision, ProvisionError } from './provision';
 import { neo4jMemory, pageCacheNote } from './sizing';
 
@@ -35,12 +36,20 @@ const JVM_FLAGS = [
 
 const READY = /^TRIBUTARY_NEO4J_READY (\S+)/m;
 
+export type AotCacheState = 'loaded' | 'loading' | 'rejected' | 'recording' | 'unsupported' | 'off';
+
 export interface EmbeddedNeo4j {
   uri: string;
   port: number;
   pid: number;
   /** Resolves when the JVM exits, for whatever reason, with its exit code or signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * The JVM's AOT cache (aot-cache.ts): `loaded` (mapped), `loading` (asked for, not confirmed),
+   * `rejected` (not mappable, removed), `recording` (written at this JVM's exit), `unsupported`
+   * (Java before 25), `off`.
+   */
+  aotCache: AotCacheState;
   stop(): Promise<void>;
 }
 
@@ -74,7 +83,7 @@ export async function startEmbeddedNeo4j(
   const started = Date.now();
   const prov = await provision(settings, (msg) => log.info(msg));
   if (prov.javaMajor > 21) {
-    log.warn(`Java ${prov.javaMajor} is newer than Neo4j 5.26 supports (17, 21); set JAVA_HOME to a JDK 17 or 21 if start-up fails`);
+    log.warn(`Java ${prov.javaMajor} is newer than Neo4j 5.26 supports (17, 21); set TRIBUTARY_NEO4J_JAVA_HOME (or JAVA_HOME) to a JDK 17 or 21 if start-up fails`);
   }
   const port = settings.port === 0 ? await freePort() : settings.port;
   if (!(await portIsFree(port))) {
@@ -87,28 +96,38 @@ export async function startEmbeddedNeo4j(
   const stderrLog = path.join(home, 'logs', 'launcher.log');
   const stderrFd = fs.openSync(stderrLog, 'a');
   const memory = neo4jMemory(os.totalmem(), settings.heap, settings.pageCache);
-  const args = [
+  const jvmArgs = [
     `-Xms${memory.heap}`,
     `-Xmx${memory.heap}`,
     `-Dtributary.pagecache=${memory.pageCache}`,
     ...(settings.refresherReplans ? ['-Dtributary.replan=refresher'] : []),
     ...JVM_FLAGS,
-    '-cp',
-    prov.classpath,
-    'Launcher',
-    home,
-    String(port),
   ];
+  const aot = planAotCache({
+    setting: settings.aotCache ?? 'auto',
+    javaMajor: prov.javaMajor,
+    java: prov.java,
+    javaVersion: prov.javaVersion,
+    classpath: prov.classpath,
+    jvmArgs,
+    dir: path.join(home, 'aot'),
+    logDir: path.join(home, 'logs'),
+  });
+  const args = [...jvmArgs, ...aot.flags, '-cp', prov.classpath, 'Launcher', home, String(port)];
   // stdin stays a pipe: the launcher exits when it closes, so the JVM never outlives this process.
   const child = spawn(prov.java, args, { stdio: ['pipe', 'pipe', stderrFd] });
   fs.closeSync(stderrFd);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  ).then((exit) => {
+    settleAotCache(aot, exit, log);
+    return exit;
+  });
 
   const uri = await waitForReady(child, exited, startTimeoutMs, stderrLog);
   const store = directoryBytes(path.join(home, 'data', 'databases'));
-  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid, heap: memory.heap, pageCache: memory.pageCache, sizedBy: memory.source, storeBytes: store });
+  const aotCache = aotCacheState(aot, log);
+  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid, heap: memory.heap, pageCache: memory.pageCache, sizedBy: memory.source, storeBytes: store, aotCache });
   const note = pageCacheNote(store, memory.pageCache);
   if (note) log.info(note);
   let stopping: Promise<void> | null = null;
@@ -117,8 +136,31 @@ export async function startEmbeddedNeo4j(
     port,
     pid: child.pid!,
     exited,
-    stop: () => (stopping ??= stopChild(child, exited, log)),
+    aotCache,
+    stop: () => (stopping ??= stopChild(child, exited, log, aot.state === 'recording')),
   };
+}
+
+/** What a started JVM did with its AOT cache (aot-cache.ts); a cache it could not map is removed. */
+function aotCacheState(aot: AotCachePlan, log: Logger): AotCacheState {
+  if (aot.state !== 'loading') return aot.state;
+  const used = aotCacheUsed(aot);
+  if (used === false) {
+    log.warn('the JVM could not use its AOT cache (see its log); removed, the next start records a new one', { cache: aot.cacheFile, log: aot.logFile });
+    dropCache(aot);
+    return 'rejected';
+  }
+  return used ? 'loaded' : 'loading';
+}
+
+function settleAotCache(aot: AotCachePlan, exit: { signal: NodeJS.Signals | null }, log: Logger): void {
+  if (aot.state !== 'recording') return;
+  try {
+    if (keepRecordedCache(aot, exit)) log.info('JVM AOT cache written: the next start of the embedded Neo4j loads it', { cache: aot.cacheFile });
+    else log.info('no JVM AOT cache written (the JVM was killed or wrote none); the next start records again');
+  } catch (err) {
+    log.warn('could not keep the JVM AOT cache', { err: String(err) });
+  }
 }
 
 type Exit = Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -146,12 +188,15 @@ function waitForReady(child: ChildProcess, exited: Exit, timeoutMs: number, stde
   });
 }
 
-async function stopChild(child: ChildProcess, exited: Exit, log: Logger): Promise<void> {
+async function stopChild(child: ChildProcess, exited: Exit, log: Logger, writesAotCache: boolean): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
+  // A recording JVM writes its AOT cache as it exits: about half a minute on the S bench store.
+  const limitS = writesAotCache ? 240 : 60;
+  if (writesAotCache) log.info('stopping the embedded Neo4j: its JVM writes its AOT cache first (once, about half a minute)');
   child.kill('SIGTERM');
-  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 60_000).unref());
+  const timeout = new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), limitS * 1000).unref());
   if ((await Promise.race([exited, timeout])) === 'timeout') {
-    log.warn('embedded Neo4j did not stop within 60 s; killing it (next start will run recovery)');
+    log.warn(`embedded Neo4j did not stop within ${limitS} s; killing it (next start will run recovery)`);
     child.kill('SIGKILL');
     await exited;
   }

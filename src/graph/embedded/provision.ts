@@ -8,8 +8,9 @@ const execFileAsync = promisify(execFile);
 /**
  * Provisioning of the embedded Neo4j: finds Java ≥ 17 and Maven, resolves Neo4j 5.26 Community from
  * Maven Central (tools/neo4j/pom.xml; jars cached in ~/.m2, so only the first run downloads) and
- * compiles tools/neo4j/Launcher.java. Results are cached under tools/neo4j/target and rebuilt
- * when the pom or the launcher changes.
+ * compiles tools/neo4j/Launcher.java for Java 17 into target/launcher.jar (a jar, not a class
+ * directory: a JVM's AOT cache accepts only jars on the classpath; see aot-cache.ts). Results are
+ * cached under tools/neo4j/target and rebuilt when the pom or the launcher changes.
  */
 
 export class ProvisionError extends Error {}
@@ -18,31 +19,43 @@ export interface Provisioned {
   java: string;
   classpath: string;
   javaMajor: number;
+  /** First line of `java -version`. */
+  javaVersion: string;
 }
 
 export const launcherDir = (): string => path.resolve(__dirname, '..', '..', '..', '..', 'tools', 'neo4j');
 
 export interface ProvisionOptions {
   javaHome?: string;
+  /** Neo4j's own JDK when it differs from javaHome's (provision only; the other tools keep javaHome). */
+  neo4jJavaHome?: string;
   /** The PATH to search for `java` and `mvn`. */
   searchPath: string;
 }
 
 export async function provision(opts: ProvisionOptions, log: (msg: string) => void): Promise<Provisioned> {
-  const { java, javac, major } = findJava(opts);
+  const { java, javac, major, version } = findJava({ ...opts, javaHome: opts.neo4jJavaHome ?? opts.javaHome });
   const dir = launcherDir();
   const target = path.join(dir, 'target');
   const classpath = await mavenClasspath(dir, opts.searchPath, 'Neo4j 5.26 Community', log);
   const cpFile = path.join(target, 'classpath.txt');
   const classes = path.join(target, 'classes');
+  const jar = path.join(target, 'launcher.jar');
   const source = path.join(dir, 'Launcher.java');
-  if (isStale(path.join(classes, 'Launcher.class'), [source, cpFile])) {
-    if (!javac) throw new ProvisionError(`a JDK is required (javac not found next to ${java}): install a Java 17 or 21 JDK (e.g. apt-get install openjdk-17-jdk-headless).`);
+  if (isStale(jar, [source, cpFile])) {
+    const jarTool = javac && path.join(path.dirname(javac), 'jar');
+    if (!javac || !jarTool || !fs.existsSync(jarTool)) {
+      throw new ProvisionError(`a JDK is required (javac and jar not found next to ${java}): install a Java 17 or 21 JDK (e.g. apt-get install openjdk-17-jdk-headless).`);
+    }
+    fs.rmSync(classes, { recursive: true, force: true });
     fs.mkdirSync(classes, { recursive: true });
-    const res = spawnSync(javac, ['-cp', classpath, '-d', classes, source], { encoding: 'utf8' });
+    // --release 17: the same jar runs whichever Java ≥ 17 a later start finds.
+    const res = spawnSync(javac, ['--release', '17', '-cp', classpath, '-d', classes, source], { encoding: 'utf8' });
     if (res.status !== 0) throw new ProvisionError(`compiling the Neo4j launcher failed:\n${res.stderr}`);
+    const packed = spawnSync(jarTool, ['--create', '--file', jar, '-C', classes, '.'], { encoding: 'utf8' });
+    if (packed.status !== 0) throw new ProvisionError(`packing the Neo4j launcher failed:\n${packed.stderr}`);
   }
-  return { java, javaMajor: major, classpath: `${classes}${path.delimiter}${classpath}` };
+  return { java, javaMajor: major, javaVersion: version, classpath: `${jar}${path.delimiter}${classpath}` };
 }
 
 /**
@@ -84,7 +97,7 @@ export function javaExecutable(opts: ProvisionOptions): string {
 /**
  * Java for Neo4j 5.26: 17 or 21 (Neo4j 5.26 supports these). Tries JAVA_HOME, then `java` on PATH.
  */
-function findJava({ javaHome, searchPath }: ProvisionOptions): { java: string; javac: string | null; major: number } {
+function findJava({ javaHome, searchPath }: ProvisionOptions): { java: string; javac: string | null; major: number; version: string } {
   const candidates = [javaHome ? path.join(javaHome, 'bin', 'java') : null, findOnPath('java', searchPath)].filter(
     (c): c is string => c !== null && fs.existsSync(c),
   );
@@ -93,22 +106,25 @@ function findJava({ javaHome, searchPath }: ProvisionOptions): { java: string; j
   }
   const found: string[] = [];
   for (const java of candidates) {
-    const major = javaMajor(java);
+    const { major, version } = probeJava(java);
     found.push(`${java} (${major ?? 'unknown version'})`);
     if (major !== null && major >= 17) {
       const real = fs.realpathSync(java);
       const javac = path.join(path.dirname(real), 'javac');
-      return { java: real, javac: fs.existsSync(javac) ? javac : null, major };
+      return { java: real, javac: fs.existsSync(javac) ? javac : null, major, version };
     }
   }
   throw new ProvisionError(`Java 17 or 21 is required to run the embedded Neo4j; found ${found.join(', ')}. Install a JDK 17 or set JAVA_HOME.`);
 }
 
-function javaMajor(java: string): number | null {
+/** Major version and first `-version` line of a java binary (major null when unreadable). */
+export function probeJava(java: string): { major: number | null; version: string } {
   const res = spawnSync(java, ['-version'], { encoding: 'utf8' });
-  const m = /version "(\d+)(?:\.(\d+))?/.exec(`${res.stderr}${res.stdout}`);
-  if (!m) return null;
-  return m[1] === '1' ? Number(m[2]) : Number(m[1]);
+  const out = `${res.stderr}${res.stdout}`;
+  const version = out.split('\n')[0]?.trim() ?? '';
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(out);
+  if (!m) return { major: null, version };
+  return { major: m[1] === '1' ? Number(m[2]) : Number(m[1]), version };
 }
 
 function findOnPath(cmd: string, searchPath: string): string | null {
