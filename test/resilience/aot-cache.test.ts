@@ -82,6 +82,18 @@ describe('the embedded Neo4j\'s JVM AOT cache on Java 25', { skip: javaHome ? fa
     await running.stop();
   });
 
+  it('starts without a cache when its directory cannot be made', async () => {
+    fs.rmSync(aotDir, { recursive: true, force: true });
+    fs.writeFileSync(aotDir, 'a file where the directory goes');
+    try {
+      running = await start();
+      assert.equal(running.aotCache, 'off');
+      await running.stop();
+    } finally {
+      fs.rmSync(aotDir, { force: true });
+    }
+  });
+
   it('keeps nothing from a JVM killed while recording', async () => {
     running = await start();
     assert.equal(running.aotCache, 'recording');

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { aotCacheKey, aotCacheUsed, keepRecordedCache, planAotCache, type AotCacheInputs } from '../../src/graph/embedded/aot-cache';
+import { provision } from '../../src/graph/embedded/provision';
 
 /** Which flags a start passes for the JVM's AOT cache, and what happens to its files (aot-cache.ts). */
 
@@ -35,6 +36,15 @@ describe('the JVM AOT cache of the embedded Neo4j', () => {
     assert.throws(() => loadConfig({ TRIBUTARY_NEO4J_AOT_CACHE: 'yes' }), /TRIBUTARY_NEO4J_AOT_CACHE/);
     const own = loadConfig({ JAVA_HOME: '/jdk17', TRIBUTARY_NEO4J_JAVA_HOME: '/jdk25' }).embedded;
     assert.deepEqual([own.javaHome, own.neo4jJavaHome], ['/jdk17', '/jdk25'], 'Neo4j\'s own JDK, the other tools keep JAVA_HOME');
+  });
+
+  it('refuses a TRIBUTARY_NEO4J_JAVA_HOME that is not a JDK 17+, rather than falling back to another Java', async () => {
+    const dir = scratch();
+    await assert.rejects(provision({ neo4jJavaHome: path.join(dir, 'nowhere'), searchPath: process.env.PATH ?? '' }, () => {}), /TRIBUTARY_NEO4J_JAVA_HOME=.*nowhere has no bin\/java/);
+    fs.mkdirSync(path.join(dir, 'jdk11', 'bin'), { recursive: true });
+    const fake = path.join(dir, 'jdk11', 'bin', 'java');
+    fs.writeFileSync(fake, '#!/bin/sh\necho \'openjdk version "11.0.2" 2019-01-15\' >&2\n', { mode: 0o755 });
+    await assert.rejects(provision({ neo4jJavaHome: path.join(dir, 'jdk11'), searchPath: process.env.PATH ?? '' }, () => {}), /is openjdk version "11\.0\.2".*needs Java 17 or newer/);
   });
 
   it('passes no flag and writes nothing when off or before Java 25', () => {

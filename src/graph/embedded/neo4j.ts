@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config';
 import type { Logger } from '../../log';
 import { aotCacheUsed, dropCache, keepRecordedCache, planAotCache, type AotCachePlan } from './aot-cache';
-import { provision, ProvisionError } from './provision';
+import { provision, ProvisionError, type Provisioned } from './provision';
 import { neo4jMemory, pageCacheNote } from './sizing';
 
 /**
@@ -103,16 +103,7 @@ export async function startEmbeddedNeo4j(
     ...(settings.refresherReplans ? ['-Dtributary.replan=refresher'] : []),
     ...JVM_FLAGS,
   ];
-  const aot = planAotCache({
-    setting: settings.aotCache ?? 'auto',
-    javaMajor: prov.javaMajor,
-    java: prov.java,
-    javaVersion: prov.javaVersion,
-    classpath: prov.classpath,
-    jvmArgs,
-    dir: path.join(home, 'aot'),
-    logDir: path.join(home, 'logs'),
-  });
+  const aot = aotPlan(settings, prov, jvmArgs, home, log);
   const args = [...jvmArgs, ...aot.flags, '-cp', prov.classpath, 'Launcher', home, String(port)];
   // stdin stays a pipe: the launcher exits when it closes, so the JVM never outlives this process.
   const child = spawn(prov.java, args, { stdio: ['pipe', 'pipe', stderrFd] });
@@ -141,13 +132,36 @@ export async function startEmbeddedNeo4j(
   };
 }
 
+/** The AOT cache of this start; none when its files cannot be handled (an unwritable home): a start never fails for it. */
+function aotPlan(settings: EmbeddedNeo4jSettings, prov: Provisioned, jvmArgs: string[], home: string, log: Logger): AotCachePlan {
+  try {
+    return planAotCache({
+      setting: settings.aotCache ?? 'auto',
+      javaMajor: prov.javaMajor,
+      java: prov.java,
+      javaVersion: prov.javaVersion,
+      classpath: prov.classpath,
+      jvmArgs,
+      dir: path.join(home, 'aot'),
+      logDir: path.join(home, 'logs'),
+    });
+  } catch (err) {
+    log.warn('starting the embedded Neo4j without its JVM AOT cache', { err: String(err) });
+    return { state: 'off', flags: [] };
+  }
+}
+
 /** What a started JVM did with its AOT cache (aot-cache.ts); a cache it could not map is removed. */
 function aotCacheState(aot: AotCachePlan, log: Logger): AotCacheState {
   if (aot.state !== 'loading') return aot.state;
   const used = aotCacheUsed(aot);
   if (used === false) {
     log.warn('the JVM could not use its AOT cache (see its log); removed, the next start records a new one', { cache: aot.cacheFile, log: aot.logFile });
-    dropCache(aot);
+    try {
+      dropCache(aot);
+    } catch (err) {
+      log.warn('could not remove the JVM AOT cache', { err: String(err) });
+    }
     return 'rejected';
   }
   return used ? 'loaded' : 'loading';

@@ -34,7 +34,7 @@ export interface ProvisionOptions {
 }
 
 export async function provision(opts: ProvisionOptions, log: (msg: string) => void): Promise<Provisioned> {
-  const { java, javac, major, version } = findJava({ ...opts, javaHome: opts.neo4jJavaHome ?? opts.javaHome });
+  const { java, javac, major, version } = opts.neo4jJavaHome ? neo4jOwnJava(opts.neo4jJavaHome) : findJava(opts);
   const dir = launcherDir();
   const target = path.join(dir, 'target');
   const classpath = await mavenClasspath(dir, opts.searchPath, 'Neo4j 5.26 Community', log);
@@ -115,6 +115,17 @@ function findJava({ javaHome, searchPath }: ProvisionOptions): { java: string; j
     }
   }
   throw new ProvisionError(`Java 17 or 21 is required to run the embedded Neo4j; found ${found.join(', ')}. Install a JDK 17 or set JAVA_HOME.`);
+}
+
+/** The JDK TRIBUTARY_NEO4J_JAVA_HOME names, exactly: a setting made on purpose never falls back to another Java. */
+function neo4jOwnJava(home: string): ReturnType<typeof findJava> {
+  const java = path.join(home, 'bin', 'java');
+  if (!fs.existsSync(java)) throw new ProvisionError(`TRIBUTARY_NEO4J_JAVA_HOME=${home} has no bin/java: point it at a JDK (17 or newer), or unset it.`);
+  const { major, version } = probeJava(java);
+  if (major === null || major < 17) throw new ProvisionError(`TRIBUTARY_NEO4J_JAVA_HOME=${home} is ${version || 'not a readable Java'}; the embedded Neo4j needs Java 17 or newer.`);
+  const real = fs.realpathSync(java);
+  const javac = path.join(path.dirname(real), 'javac');
+  return { java: real, javac: fs.existsSync(javac) ? javac : null, major, version };
 }
 
 /** Major version and first `-version` line of a java binary (major null when unreadable). */
