@@ -40,6 +40,13 @@ export interface AotCachePlan {
   logFile?: string;
 }
 
+/**
+ * What a started JVM does with its cache: `loaded` (mapped, by its own log), `loading` (asked for,
+ * not confirmed), `rejected` (not mappable, removed), `recording` (written at its exit),
+ * `unsupported` (Java before 25), `off`.
+ */
+export type AotCacheState = AotCachePlan['state'] | 'loaded' | 'rejected';
+
 export interface AotCacheInputs {
   setting: AotCacheSetting;
   javaMajor: number;

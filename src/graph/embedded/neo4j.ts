@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { EmbeddedNeo4jSettings } from '../../config';
 import type { Logger } from '../../log';
-import { aotCacheUsed, dropCache, keepRecordedCache, planAotCache, type AotCachePlan } from './aot-cache';
+import { aotCacheUsed, dropCache, keepRecordedCache, planAotCache, type AotCachePlan, type AotCacheState } from './aot-cache';
 import { provision, ProvisionError, type Provisioned } from './provision';
 import { neo4jMemory, pageCacheNote } from './sizing';
 
@@ -36,19 +36,13 @@ const JVM_FLAGS = [
 
 const READY = /^TRIBUTARY_NEO4J_READY (\S+)/m;
 
-export type AotCacheState = 'loaded' | 'loading' | 'rejected' | 'recording' | 'unsupported' | 'off';
-
 export interface EmbeddedNeo4j {
   uri: string;
   port: number;
   pid: number;
   /** Resolves when the JVM exits, for whatever reason, with its exit code or signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /**
-   * The JVM's AOT cache (aot-cache.ts): `loaded` (mapped), `loading` (asked for, not confirmed),
-   * `rejected` (not mappable, removed), `recording` (written at this JVM's exit), `unsupported`
-   * (Java before 25), `off`.
-   */
+  /** What this JVM does with its AOT cache (aot-cache.ts). */
   aotCache: AotCacheState;
   stop(): Promise<void>;
 }
