@@ -46,6 +46,8 @@ export interface EmbeddedNeo4jSettings {
   refresherReplans?: boolean;
   /** The JVM's AOT cache on Java 25+ (graph/embedded/aot-cache.ts); unset: `auto`. */
   aotCache?: 'auto' | 'off';
+  /** Directory of those caches; unset: `<home>/neo4j/aot`. */
+  aotDir?: string;
 }
 
 export interface Config {

@@ -81,7 +81,7 @@ describe('the JVM AOT cache of the embedded Neo4j', () => {
     assert.equal(planAotCache(inputs(dir)).state, 'recording');
   });
 
-  it('records anew when the JVM, its version, the classpath or a flag changes, and keeps one cache', () => {
+  it('records anew when the JVM, its version, the classpath or a flag changes', () => {
     const base = aotCacheKey(inputs('/x'));
     for (const change of [
       { java: '/opt/jdk-25/bin/java' },
@@ -95,9 +95,38 @@ describe('the JVM AOT cache of the embedded Neo4j', () => {
     const old = planAotCache(inputs(dir));
     fs.writeFileSync(old.recordingFile!, 'old');
     keepRecordedCache(old, { signal: null });
-    const changed = planAotCache(inputs(dir, { jvmArgs: ['-Xmx2g'] }));
-    assert.equal(changed.state, 'recording');
-    assert.deepEqual(fs.readdirSync(path.join(dir, 'aot')), [], 'the other key\'s cache is removed');
+    assert.equal(planAotCache(inputs(dir, { jvmArgs: ['-Xmx2g'] })).state, 'recording');
+  });
+
+  it('keeps the three caches last used in a directory, and the leftovers of a killed recording only while young', () => {
+    const dir = scratch();
+    const aot = path.join(dir, 'aot');
+    const record = (heap: string, ageS: number) => {
+      const p = planAotCache(inputs(dir, { jvmArgs: [`-Xmx${heap}`] }));
+      fs.writeFileSync(p.recordingFile!, heap);
+      keepRecordedCache(p, { signal: null });
+      const t = new Date(Date.now() - ageS * 1000);
+      fs.utimesSync(p.cacheFile!, t, t);
+      return path.basename(p.cacheFile!);
+    };
+    const a = record('1g', 400);
+    const b = record('2g', 300);
+    const c = record('3g', 200);
+    // Loading a touches it: b is now the least recently used.
+    assert.equal(planAotCache(inputs(dir, { jvmArgs: ['-Xmx1g'] })).state, 'loading');
+    const d = planAotCache(inputs(dir, { jvmArgs: ['-Xmx4g'] }));
+    assert.equal(d.state, 'recording');
+    assert.deepEqual(fs.readdirSync(aot).sort(), [a, c].sort(), `${b}, the least recently used, makes room for the one being recorded`);
+    const young = path.join(aot, 'neo4j-0123456789abcdef.aot.recording');
+    const old = `${young}.config`;
+    fs.writeFileSync(young, 'another process writing');
+    fs.writeFileSync(old, 'a killed JVM\'s');
+    const t = new Date(Date.now() - 11 * 60_000);
+    fs.utimesSync(old, t, t);
+    planAotCache(inputs(dir, { jvmArgs: ['-Xmx1g'] }));
+    assert.equal(fs.existsSync(young), true);
+    assert.equal(fs.existsSync(old), false);
+    assert.equal(loadConfig({ TRIBUTARY_NEO4J_AOT_DIR: 'cache/aot' }).embedded.aotDir, path.resolve('cache/aot'));
   });
 
   it('tells from the JVM\'s log whether the cache was mapped', () => {

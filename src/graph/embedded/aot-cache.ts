@@ -18,8 +18,10 @@ import path from 'node:path';
  *   cannot map is ignored). `aotCacheUsed` reads the JVM's own log line to say whether it was;
  *   the caller removes a cache that was not, and the next start records a new one.
  * - The key covers the Java binary and version, the classpath and the JVM flags: any change
- *   records anew. Files of other keys are removed when a start plans, so one cache (~170 MB on
- *   the S bench store) is kept per Neo4j home.
+ *   records anew. A directory keeps the `KEEP_CACHES` caches last used (a load touches its file;
+ *   ~170 MB each on the S bench store), so homes of different flags may share one (a benchmark's
+ *   sizes, a test suite's throwaway homes); what a killed JVM left of a recording is removed once
+ *   it is ten minutes old (younger, it may be another process's, still being written).
  * - Java before 25, or the setting `off`: no flags, no files.
  */
 
@@ -27,6 +29,10 @@ export type AotCacheSetting = 'auto' | 'off';
 
 /** First Java whose JVM trains and loads a cache in one flag each (JEP 514). */
 export const AOT_MIN_JAVA = 25;
+
+/** Caches a directory keeps, the last used first. */
+export const KEEP_CACHES = 3;
+const LEFTOVER_AGE_MS = 10 * 60_000;
 
 export interface AotCachePlan {
   state: 'off' | 'unsupported' | 'recording' | 'loading';
@@ -76,10 +82,15 @@ export function planAotCache(i: AotCacheInputs): AotCachePlan {
   const recordingFile = `${cacheFile}.recording`;
   const logFile = path.join(i.logDir, 'jvm-aot.log');
   fs.mkdirSync(i.dir, { recursive: true });
-  removeOthers(i.dir, path.basename(cacheFile));
+  const loading = fs.existsSync(cacheFile);
+  if (loading) {
+    const now = new Date();
+    fs.utimesSync(cacheFile, now, now);
+  }
+  prune(i.dir, path.basename(cacheFile), Date.now());
   // filecount=0: one file, started afresh by each JVM.
   const log = `-Xlog:aot=info:file=${logFile}::filecount=0`;
-  if (fs.existsSync(cacheFile)) return { state: 'loading', flags: [`-XX:AOTCache=${cacheFile}`, log], cacheFile, logFile };
+  if (loading) return { state: 'loading', flags: [`-XX:AOTCache=${cacheFile}`, log], cacheFile, logFile };
   return { state: 'recording', flags: [`-XX:AOTCacheOutput=${recordingFile}`, log], cacheFile, recordingFile, logFile };
 }
 
@@ -119,8 +130,21 @@ export function dropCache(plan: AotCachePlan): void {
   if (plan.cacheFile) fs.rmSync(plan.cacheFile, { force: true });
 }
 
-function removeOthers(dir: string, keep: string): void {
+/** Keeps `own` and the other caches last used, up to KEEP_CACHES in all; removes old leftovers of recordings. */
+function prune(dir: string, own: string, now: number): void {
+  const caches: { file: string; usedMs: number }[] = [];
   for (const name of fs.readdirSync(dir)) {
-    if (name !== keep && name.startsWith('neo4j-')) fs.rmSync(path.join(dir, name), { force: true });
+    if (!name.startsWith('neo4j-')) continue;
+    const file = path.join(dir, name);
+    const stat = fs.statSync(file, { throwIfNoEntry: false });
+    if (!stat) continue;
+    if (name.endsWith('.aot')) {
+      if (name !== own) caches.push({ file, usedMs: stat.mtimeMs });
+    } else if (now - stat.mtimeMs > LEFTOVER_AGE_MS) {
+      fs.rmSync(file, { force: true });
+    }
   }
+  // One place is own's, loaded now or written at this JVM's exit.
+  caches.sort((a, b) => b.usedMs - a.usedMs);
+  for (const c of caches.slice(KEEP_CACHES - 1)) fs.rmSync(c.file, { force: true });
 }

@@ -136,7 +136,7 @@ function aotPlan(settings: EmbeddedNeo4jSettings, prov: Provisioned, jvmArgs: st
       javaVersion: prov.javaVersion,
       classpath: prov.classpath,
       jvmArgs,
-      dir: path.join(home, 'aot'),
+      dir: settings.aotDir ?? path.join(home, 'aot'),
       logDir: path.join(home, 'logs'),
     });
   } catch (err) {
