@@ -108,11 +108,7 @@ function findJava({ javaHome, searchPath }: ProvisionOptions): { java: string; j
   for (const java of candidates) {
     const { major, version } = probeJava(java);
     found.push(`${java} (${major ?? 'unknown version'})`);
-    if (major !== null && major >= 17) {
-      const real = fs.realpathSync(java);
-      const javac = path.join(path.dirname(real), 'javac');
-      return { java: real, javac: fs.existsSync(javac) ? javac : null, major, version };
-    }
+    if (major !== null && major >= 17) return jdk(java, major, version);
   }
   throw new ProvisionError(`Java 17 or 21 is required to run the embedded Neo4j; found ${found.join(', ')}. Install a JDK 17 or set JAVA_HOME.`);
 }
@@ -123,6 +119,11 @@ function neo4jOwnJava(home: string): ReturnType<typeof findJava> {
   if (!fs.existsSync(java)) throw new ProvisionError(`TRIBUTARY_NEO4J_JAVA_HOME=${home} has no bin/java: point it at a JDK (17 or newer), or unset it.`);
   const { major, version } = probeJava(java);
   if (major === null || major < 17) throw new ProvisionError(`TRIBUTARY_NEO4J_JAVA_HOME=${home} is ${version || 'not a readable Java'}; the embedded Neo4j needs Java 17 or newer.`);
+  return jdk(java, major, version);
+}
+
+/** A java binary by its real path, with the javac beside it when there is one. */
+function jdk(java: string, major: number, version: string): ReturnType<typeof findJava> {
   const real = fs.realpathSync(java);
   const javac = path.join(path.dirname(real), 'javac');
   return { java: real, javac: fs.existsSync(javac) ? javac : null, major, version };
