@@ -26,10 +26,43 @@ export interface ScannedElement {
 
 interface Frame {
   array: boolean;
-  /** The key of the value being read (objects): its raw bytes (escapes kept, at most MAX_KEY_BYTES), decoded only when a path is written. */
-  key: Uint8Array | null;
+  /** The key of the value being read (objects): its raw bytes (escapes kept, at most MAX_KEY_BYTES) in `keyBytes[0, keyLength)`, decoded only when a path is written; -1: none yet. */
+  keyBytes: Uint8Array;
+  keyLength: number;
   /** The index of the value being read (arrays). */
   index: number;
+}
+
+/**
+ * The open brackets, innermost last. A frame and its key buffer are made once per depth and
+ * reused by every bracket opened there, so scanning a body allocates nothing per object or key.
+ */
+class Frames {
+  private readonly pool: Frame[] = [];
+  length = 0;
+
+  at(depth: number): Frame | undefined {
+    return depth < this.length ? this.pool[depth] : undefined;
+  }
+
+  top(): Frame | undefined {
+    return this.at(this.length - 1);
+  }
+
+  push(array: boolean): void {
+    const f = (this.pool[this.length] ??= { array, keyBytes: new Uint8Array(MAX_KEY_BYTES), keyLength: -1, index: 0 });
+    f.array = array;
+    f.keyLength = -1;
+    f.index = 0;
+    this.length++;
+  }
+
+  /** False when nothing was open. */
+  pop(): boolean {
+    if (this.length === 0) return false;
+    this.length--;
+    return true;
+  }
 }
 
 const QUOTE = 0x22;
@@ -41,7 +74,7 @@ export class JsonScanner {
   readonly elements: ScannedElement[] = [];
   /** Bytes scanned so far. */
   offset = 0;
-  private readonly frames: Frame[] = [];
+  private readonly frames = new Frames();
   /** Brackets opened past the depth limit (no frames kept for them). */
   private excess = 0;
   private inString = false;
@@ -161,10 +194,15 @@ export class JsonScanner {
 
   /** The key's string closed at `end`: it names the value that follows in the object on top. */
   private endKey(chunk: Uint8Array, end: number): void {
-    const top = this.frames[this.frames.length - 1];
+    const top = this.frames.top();
     if (top && !top.array) {
-      const here = chunk.subarray(this.keyStart, end);
-      top.key = this.keyCarry ? concat(this.keyCarry, here) : new Uint8Array(here.subarray(0, MAX_KEY_BYTES));
+      let n = 0;
+      if (this.keyCarry) {
+        top.keyBytes.set(this.keyCarry);
+        n = this.keyCarry.length;
+      }
+      for (let i = this.keyStart; i < end && n < MAX_KEY_BYTES; i++) top.keyBytes[n++] = chunk[i]!;
+      top.keyLength = n;
     }
     this.inKey = false;
     this.keyCarry = null;
@@ -189,11 +227,11 @@ export class JsonScanner {
       this.excess = 1;
       return;
     }
-    this.frames.push({ array, key: null, index: 0 });
+    this.frames.push(array);
     this.expectKey = !array;
     if (this.mode === 'batch' && this.containerDepth === 0 && array) {
-      const parent = this.frames[this.frames.length - 2];
-      if (this.frames.length === 1 || (this.frames.length === 2 && parent && !parent.array && parent.key !== null && decodeKey(parent.key) === 'events')) {
+      const parent = this.frames.at(this.frames.length - 2);
+      if (this.frames.length === 1 || (this.frames.length === 2 && parent && !parent.array && parent.keyLength >= 0 && keyOf(parent) === 'events')) {
         this.containerDepth = this.frames.length;
         this.batchFound = true;
         this.element = null;
@@ -219,7 +257,7 @@ export class JsonScanner {
 
   private comma(at: number): void {
     if (this.excess > 0) return;
-    const top = this.frames[this.frames.length - 1];
+    const top = this.frames.top();
     if (!top) throw unsupportedMediaType('the request body is not valid JSON (a comma outside any bracket)');
     if (top.array) top.index++;
     else this.expectKey = true;
@@ -255,16 +293,16 @@ export class JsonScanner {
     let out = '';
     const from = this.containerDepth > 0 ? this.containerDepth : 0;
     for (let d = from; d < this.frames.length && out.length <= MAX_PATH; d++) {
-      const f = this.frames[d]!;
+      const f = this.frames.at(d)!;
       if (f.array) out += `[${f.index}]`;
-      else if (f.key !== null) out += out.length === 0 ? decodeKey(f.key) : `.${decodeKey(f.key)}`;
+      else if (f.keyLength >= 0) out += out.length === 0 ? keyOf(f) : `.${keyOf(f)}`;
     }
     return out.length > MAX_PATH ? `${out.slice(0, MAX_PATH)}…` : out;
   }
 }
 
-function decodeKey(bytes: Uint8Array): string {
-  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+function keyOf(f: Frame): string {
+  const raw = Buffer.from(f.keyBytes.buffer, f.keyBytes.byteOffset, f.keyLength).toString('utf8');
   try {
     return JSON.parse(`"${raw}"`) as string;
   } catch {

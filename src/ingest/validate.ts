@@ -98,45 +98,78 @@ export const MAX_ENGINE_CHARS = 200;
  * with a lone surrogate (INVALID_NAME).
  */
 function checkStructure(doc: object): void {
-  const stack: { value: unknown; depth: number; path: string; key: string }[] = [{ value: doc, depth: 1, path: '', key: '' }];
+  const stack: Visit[] = [{ value: doc, depth: 1, parent: null, step: '', key: '' }];
   // Paths into deep nesting or through huge keys are cut at 120 characters.
   const fail = (path: string, message: string, reason: string): never => {
     throw badInput(`invalid OpenLineage event: ${message}`, [{ path: path.length > 120 ? `${path.slice(0, 120)}…` : path, message, reason }]);
   };
   while (stack.length > 0) {
-    const { value, depth, path, key } = stack.pop()!;
+    const visit = stack.pop()!;
+    const { value, depth, key } = visit;
     if (typeof value === 'string') {
-      if (key === 'namespace' || key === 'name' || key === 'field') {
-        if (escapedBytes(value) > MAX_NAME_BYTES) fail(path, `a ${key} longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(value)})`, 'NAME_TOO_LONG');
-        // Neo4j stores strings as UTF-8: a lone surrogate would silently become U+FFFD.
-        if (LONE_SURROGATE.test(value)) fail(path, `a ${key} with a lone UTF-16 surrogate (not a Unicode character)`, 'INVALID_NAME');
-      }
+      if (escapedBytes(value) > MAX_NAME_BYTES) fail(pathOf(visit), `a ${key} longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(value)})`, 'NAME_TOO_LONG');
+      // Neo4j stores strings as UTF-8: a lone surrogate would silently become U+FFFD.
+      if (LONE_SURROGATE.test(value)) fail(pathOf(visit), `a ${key} with a lone UTF-16 surrogate (not a Unicode character)`, 'INVALID_NAME');
       continue;
     }
-    if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_NESTING) fail(path, `nesting deeper than ${MAX_NESTING} levels`, 'NESTING_TOO_DEEP');
+    if (depth > MAX_NESTING) fail(pathOf(visit), `nesting deeper than ${MAX_NESTING} levels`, 'NESTING_TOO_DEEP');
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, path: `${path}[${i}]`, key });
+      for (let i = value.length - 1; i >= 0; i--) push(stack, value[i], depth + 1, visit, i, key);
       continue;
     }
     const facetMap = key === 'facets' || key === 'inputFacets' || key === 'outputFacets';
-    const entries = Object.entries(value);
+    const keys = Object.keys(value);
     // columnLineage's `fields` is keyed by output field name: each key becomes a Field id.
     if (key === 'fields') {
-      for (const [k] of entries) {
-        if (escapedBytes(k) > MAX_NAME_BYTES) fail(`${path}.${k.slice(0, 40)}`, `a field name (a key of fields) longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(k)})`, 'NAME_TOO_LONG');
-        if (LONE_SURROGATE.test(k)) fail(`${path}.${k.slice(0, 40)}`, 'a field name (a key of fields) with a lone UTF-16 surrogate (not a Unicode character)', 'INVALID_NAME');
+      for (const k of keys) {
+        if (escapedBytes(k) > MAX_NAME_BYTES) fail(`${pathOf(visit)}.${k.slice(0, 40)}`, `a field name (a key of fields) longer than ${MAX_NAME_BYTES} bytes (${escapedBytes(k)})`, 'NAME_TOO_LONG');
+        if (LONE_SURROGATE.test(k)) fail(`${pathOf(visit)}.${k.slice(0, 40)}`, 'a field name (a key of fields) with a lone UTF-16 surrogate (not a Unicode character)', 'INVALID_NAME');
       }
     }
-    if (facetMap && entries.length > MAX_FACETS) fail(path, `more than ${MAX_FACETS} facets in one object (${entries.length})`, 'TOO_MANY_FACETS');
-    for (const [k, v] of entries) {
-      const at = path ? `${path}.${k}` : k;
+    if (facetMap && keys.length > MAX_FACETS) fail(pathOf(visit), `more than ${MAX_FACETS} facets in one object (${keys.length})`, 'TOO_MANY_FACETS');
+    for (const k of keys) {
       if (facetMap && (k.length === 0 || k.length > MAX_FACET_KEY || /[\u0000-\u001f\u007f]/.test(k))) {
-        fail(at, `a facet key must have 1 to ${MAX_FACET_KEY} characters and no control characters`, 'INVALID_FACET_KEY');
+        fail(childPath(pathOf(visit), k), `a facet key must have 1 to ${MAX_FACET_KEY} characters and no control characters`, 'INVALID_FACET_KEY');
       }
-      stack.push({ value: v, depth: depth + 1, path: at, key: k });
+      push(stack, (value as Record<string, unknown>)[k], depth + 1, visit, k, k);
     }
   }
+}
+
+/**
+ * A value checkStructure has still to look at: objects and arrays, and strings under a name key
+ * (nothing else is checked). Its path is written only when it fails, from its parents.
+ */
+interface Visit {
+  value: object | string;
+  depth: number;
+  parent: Visit | null;
+  /** The key (objects) or index (arrays) under which `parent` holds it. */
+  step: string | number;
+  /** The key whose rules apply: an array's elements have their array's. */
+  key: string;
+}
+
+function push(stack: Visit[], value: unknown, depth: number, parent: Visit, step: string | number, key: string): void {
+  if (typeof value === 'object' ? value !== null : typeof value === 'string' && (key === 'namespace' || key === 'name' || key === 'field')) {
+    stack.push({ value: value as object | string, depth, parent, step, key });
+  }
+}
+
+/** `run.facets.x[0].name`: object keys joined by dots, array indexes in brackets. */
+function pathOf(visit: Visit): string {
+  const steps: (string | number)[] = [];
+  for (let v: Visit | null = visit; v?.parent; v = v.parent) steps.push(v.step);
+  let path = '';
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]!;
+    path = typeof step === 'number' ? `${path}[${step}]` : childPath(path, step);
+  }
+  return path;
+}
+
+function childPath(path: string, key: string): string {
+  return path ? `${path}.${key}` : key;
 }
 
 /**

@@ -51,6 +51,20 @@ describe('JsonScanner', () => {
     assert.doesNotThrow(() => scan(`${'['.repeat(64)}${']'.repeat(64)}`, 'single'));
   });
 
+  it('writes the key each depth holds now, never one an earlier object at that depth held', () => {
+    // Depth 2 holds "first" then "longer_key_before", then an array (no key) whose element nests too deep.
+    const text = `{"a": {"first": 1, "longer_key_before": 2}, "b": [{"c": 3}], "d": {"e": ${'['.repeat(10)}${']'.repeat(10)}}}`;
+    for (const chunk of [1, 4, 1000]) {
+      assert.throws(
+        () => scan(text, 'single', 4, chunk),
+        (e: unknown) => e instanceof AppError && e.details[0]!.path === 'd.e[0][0]',
+        `chunks of ${chunk}`,
+      );
+    }
+    const { s } = scan(`[{"x": {"yy": 1}}, {"z": ${'['.repeat(10)}${']'.repeat(10)}}]`, 'batch', 3, 2);
+    assert.deepEqual(s.elements.map((e) => e.error?.path ?? 'ok'), ['ok', 'z[0][0]']);
+  });
+
   it('names keys in paths as JSON decodes them (escapes, unicode, long keys), however the chunks cut them', () => {
     const long = 'k'.repeat(300);
     const text = `{"ru\\"n": {"f\\u00e9é": {"${long}": [[[[1]]]]}}}`;
