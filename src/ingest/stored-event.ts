@@ -52,7 +52,7 @@ export function canonicalJson(value: unknown): string {
     return out + ']';
   }
   const o = value as Record<string, unknown>;
-  const keys = Object.keys(o).sort();
+  const keys = sortKeys(Object.keys(o));
   let out = '{';
   for (const k of keys) {
     const v = o[k];
@@ -60,4 +60,24 @@ export function canonicalJson(value: unknown): string {
     out += (out.length > 1 ? ',' : '') + JSON.stringify(k) + ':' + canonicalJson(v);
   }
   return out + '}';
+}
+
+/**
+ * The keys in `Array.prototype.sort`'s default order (UTF-16 code units), in place. Most objects
+ * of an event have a few keys, often in order already: an insertion sort allocates nothing, where
+ * the built-in sort copies the array (a third of all the memory the ingestion path allocated).
+ */
+function sortKeys(keys: string[]): string[] {
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const k = keys[i]!;
+    let j = i - 1;
+    if (keys[j]! < k) continue;
+    while (j >= 0 && keys[j]! > k) {
+      keys[j + 1] = keys[j]!;
+      j--;
+    }
+    keys[j + 1] = k;
+  }
+  return keys;
 }
