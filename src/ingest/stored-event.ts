@@ -65,7 +65,7 @@ export function canonicalJson(value: unknown): string {
 /**
  * The keys in `Array.prototype.sort`'s default order (UTF-16 code units), in place. Most objects
  * of an event have a few keys, often in order already: an insertion sort allocates nothing, where
- * the built-in sort copies the array (a third of all the memory the ingestion path allocated).
+ * the built-in sort copies the array (a tenth of all the memory the S bench process allocated, 1.35 of 13 GB).
  */
 function sortKeys(keys: string[]): string[] {
   if (keys.length > 16) return keys.sort();
