@@ -129,7 +129,7 @@ function checkStructure(doc: object): void {
     if (facetMap && keys.length > MAX_FACETS) fail(pathOf(visit), `more than ${MAX_FACETS} facets in one object (${keys.length})`, 'TOO_MANY_FACETS');
     for (const k of keys) {
       if (facetMap && (k.length === 0 || k.length > MAX_FACET_KEY || /[\u0000-\u001f\u007f]/.test(k))) {
-        fail(childPath(pathOf(visit), k), `a facet key must have 1 to ${MAX_FACET_KEY} characters and no control characters`, 'INVALID_FACET_KEY');
+        fail(pathOf(visit, k), `a facet key must have 1 to ${MAX_FACET_KEY} characters and no control characters`, 'INVALID_FACET_KEY');
       }
       push(stack, (value as Record<string, unknown>)[k], depth + 1, visit, k, k);
     }
@@ -156,20 +156,11 @@ function push(stack: Visit[], value: unknown, depth: number, parent: Visit, step
   }
 }
 
-/** `run.facets.x[0].name`: object keys joined by dots, array indexes in brackets. */
-function pathOf(visit: Visit): string {
+/** The path of `visit` (and of `then` below it), written as validation's other errors are (formatPath). */
+function pathOf(visit: Visit, ...then: string[]): string {
   const steps: (string | number)[] = [];
   for (let v: Visit | null = visit; v?.parent; v = v.parent) steps.push(v.step);
-  let path = '';
-  for (let i = steps.length - 1; i >= 0; i--) {
-    const step = steps[i]!;
-    path = typeof step === 'number' ? `${path}[${step}]` : childPath(path, step);
-  }
-  return path;
-}
-
-function childPath(path: string, key: string): string {
-  return path ? `${path}.${key}` : key;
+  return formatPath([...steps.reverse(), ...then]);
 }
 
 /**
