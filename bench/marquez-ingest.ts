@@ -2,6 +2,8 @@ import http from 'node:http';
 import { spawn } from 'node:child_process';
 import { send } from './http-client';
 import { datasetId } from '../src/ids';
+import { processCpuMs } from '../src/graph/embedded/cpu';
+import { cpuMs, jvmThreadCpuMs, jvmUnder, type JvmThreadGroup } from './processes';
 
 /**
  * bench:marquez's ingestion phases (marquez.ts): events one per request from N clients to one side,
@@ -10,7 +12,19 @@ import { datasetId } from '../src/ids';
  */
 
 export type Side = { name: 'Marquez' | 'Tributary'; port: number; pids: () => number[] };
-export type Phase = { evPerS: number; non2xx: number; seconds: number; projectedEvPerS?: number };
+/**
+ * `cpu`: CPU seconds per 1000 events over the phase (until projected, for Tributary): the side's
+ * first process (Tributary's Node.js, Marquez's JVM), the rest of its processes (Neo4j; PostgreSQL),
+ * and this bench process (the clients).
+ */
+export type Phase = {
+  evPerS: number;
+  non2xx: number;
+  seconds: number;
+  projectedEvPerS?: number;
+  /** Also, for Tributary, Neo4j's by thread (processes.ts jvmThreadCpuMs), per 1000 events. */
+  cpu?: { service: number; database: number; client: number; neo4j?: Record<JvmThreadGroup, number> };
+};
 
 /** The median (of an even count, the mean of the two middle values); NaN for none. */
 export const median = (xs: number[]): number => {
@@ -24,6 +38,8 @@ export async function ingest(agent: http.Agent, side: Side, texts: string[], cli
   let next = 0;
   let non2xx = 0;
   const ids: string[] = [];
+  const jvm = side.name === 'Tributary' ? jvmUnder(side.pids()[0]!) : null;
+  const cpu0 = { all: cpuMs(side.pids()), service: processCpuMs(side.pids()[0]!) ?? 0, client: process.cpuUsage(), threads: jvm ? jvmThreadCpuMs(jvm) : null };
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -43,6 +59,15 @@ export async function ingest(agent: http.Agent, side: Side, texts: string[], cli
       await new Promise((r) => setTimeout(r, 20));
     }
     phase.projectedEvPerS = texts.length / ((performance.now() - t0) / 1000);
+  }
+  const service = (processCpuMs(side.pids()[0]!) ?? 0) - cpu0.service;
+  const client = process.cpuUsage(cpu0.client);
+  /** Milliseconds per event are seconds per 1000 events. */
+  const per1000 = (ms: number) => ms / texts.length;
+  phase.cpu = { service: per1000(service), database: per1000(cpuMs(side.pids()) - cpu0.all - service), client: per1000((client.user + client.system) / 1000) };
+  if (jvm && cpu0.threads) {
+    const now = jvmThreadCpuMs(jvm);
+    phase.cpu.neo4j = { queries: per1000(now.queries - cpu0.threads.queries), jit: per1000(now.jit - cpu0.threads.jit), gc: per1000(now.gc - cpu0.threads.gc), other: per1000(now.other - cpu0.threads.other) };
   }
   return phase;
 }
@@ -146,4 +171,13 @@ export function renderLoad(loaded: Record<string, Loaded>, reads: Awaited<Return
     );
   }
   return lines;
+}
+
+/** A phase's CPU per 1000 events, each process named for its side. */
+export function describeCpu(side: Side['name'], phase: Phase): string {
+  if (!phase.cpu) return 'not measured';
+  const [service, database] = side === 'Tributary' ? ['Node.js', 'Neo4j'] : ['Marquez', 'PostgreSQL'];
+  const { cpu } = phase;
+  const threads = cpu.neo4j ? ` (queries ${cpu.neo4j.queries.toFixed(2)}, JIT ${cpu.neo4j.jit.toFixed(2)}, GC ${cpu.neo4j.gc.toFixed(2)}, other ${cpu.neo4j.other.toFixed(2)})` : '';
+  return `${service} ${cpu.service.toFixed(2)}, ${database} ${cpu.database.toFixed(2)}${threads}, the clients ${cpu.client.toFixed(2)}`;
 }

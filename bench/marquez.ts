@@ -7,7 +7,7 @@ import { compareEndpoints, renderEndpoints, type MarquezAnswers } from './marque
 import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
 import { cpuMs, freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
-import { ingest, median, readsDuringIngest, renderLoad, underLoad, withReaders, type Phase, type Readers, type Side } from './marquez-ingest';
+import { describeCpu, ingest, median, readsDuringIngest, renderLoad, underLoad, withReaders, type Phase, type Readers, type Side } from './marquez-ingest';
 import { datasetId, fieldId, parseId } from '../src/ids';
 
 /**
@@ -92,7 +92,8 @@ async function main(): Promise<void> {
         results[side.name]!.seq.push(seq);
         results[side.name]!.conc.push(conc);
         log(`round ${r + 1} ${side.name}: 1 client ${seq.evPerS.toFixed(1)} ev/s (${seq.non2xx} non-2xx), 16 clients ${conc.evPerS.toFixed(1)} ev/s (${conc.non2xx} non-2xx)` +
-          (conc.projectedEvPerS ? `, projected ${seq.projectedEvPerS!.toFixed(1)} / ${conc.projectedEvPerS.toFixed(1)} ev/s` : ''));
+          (conc.projectedEvPerS ? `, projected ${seq.projectedEvPerS!.toFixed(1)} / ${conc.projectedEvPerS.toFixed(1)} ev/s` : '') +
+          `; CPU s per 1000 events at 16 clients: ${describeCpu(side.name, conc)}`);
       }
     }
     // Ingestion while 50 GraphQL clients read (Tributary): a fresh stream, readers asking lineage

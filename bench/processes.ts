@@ -100,6 +100,19 @@ export function jvmThreadCpuMs(pid: number): Record<JvmThreadGroup, number> {
   return out;
 }
 
+/** The first JVM (a process named java) among this process's descendants; null when none. */
+export function jvmUnder(root: number): number | null {
+  for (const pid of processTree([root])) {
+    if (pid === root) continue;
+    try {
+      if (fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'java') return pid;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return null;
+}
+
 /** Pids of processes run by `user` (PostgreSQL runs as postgres, not as a child of run.sh's shell). */
 export function pidsOf(user: string): number[] {
   const uid = Number(/^postgres:[^:]*:(\d+):/m.exec(fs.readFileSync('/etc/passwd', 'utf8'))?.[1] ?? -1);

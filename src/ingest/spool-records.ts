@@ -3,19 +3,39 @@ import fs from 'node:fs';
 import type { ReadRecord, SpoolRecord } from './spool';
 
 /**
- * The spool's record format: the header line `TRB1 <bytes> <checksum> <receivedAt>\n`, the event's
- * exact JSON text (`bytes` long), `\n`. The checksum is 16 hex of SHA-256 over receivedAt and text.
+ * The spool's record formats: the header line `TRB2 <bytes> <checksum> <receivedAt> <id>\n` (`id`
+ * the event's id as computed when it was accepted, so reading it back does not hash the event
+ * again), or `TRB1 <bytes> <checksum> <receivedAt>\n` (without an id: written before TRB2, or by a
+ * caller that has none), then the event's exact JSON text (`bytes` long), `\n`. The checksum is 16
+ * hex of SHA-256 over receivedAt, the id when there is one, and the text. Both are read; a version
+ * before TRB2 reads only TRB1 (drain the spool before going back to one).
  */
-const MAGIC = 'TRB1';
+const WITHOUT_ID = 'TRB1';
+const WITH_ID = 'TRB2';
+const EVENT_ID = /^event:[0-9a-f]{64}$/;
 
 export function encode(r: SpoolRecord): Buffer {
   const body = Buffer.from(r.raw, 'utf8');
-  const sum = checksum(r.receivedAt, body);
-  return Buffer.concat([Buffer.from(`${MAGIC} ${body.length} ${sum} ${r.receivedAt}\n`, 'utf8'), body, Buffer.from('\n')]);
+  const id = r.id !== undefined && EVENT_ID.test(r.id) ? r.id : undefined;
+  const sum = checksum(r.receivedAt, id, body);
+  const header = id === undefined ? `${WITHOUT_ID} ${body.length} ${sum} ${r.receivedAt}\n` : `${WITH_ID} ${body.length} ${sum} ${r.receivedAt} ${id}\n`;
+  return Buffer.concat([Buffer.from(header, 'utf8'), body, Buffer.from('\n')]);
 }
 
-function checksum(receivedAt: string, body: Buffer): string {
-  return createHash('sha256').update(receivedAt).update(body).digest('hex').slice(0, 16);
+function checksum(receivedAt: string, id: string | undefined, body: Buffer): string {
+  const hash = createHash('sha256').update(receivedAt);
+  if (id !== undefined) hash.update(id);
+  return hash.update(body).digest('hex').slice(0, 16);
+}
+
+/** The header's fields, or null when it is neither format. */
+function parseHeader(line: string): { size: number; sum: string; receivedAt: string; id?: string } | null {
+  const f = line.split(' ');
+  const size = Number(f[1]);
+  if (!Number.isSafeInteger(size) || size < 0) return null;
+  if (f.length === 4 && f[0] === WITHOUT_ID) return { size, sum: f[2]!, receivedAt: f[3]! };
+  if (f.length === 5 && f[0] === WITH_ID && EVENT_ID.test(f[4]!)) return { size, sum: f[2]!, receivedAt: f[3]!, id: f[4]! };
+  return null;
 }
 
 /**
@@ -54,15 +74,16 @@ export function readSegment(
       const head = bytes(at, Math.min(200, to - at));
       const nl = head ? head.indexOf(0x0a) : -1;
       if (nl < 0) break;
-      const header = head!.toString('utf8', 0, nl).split(' ');
-      const size = Number(header[1]);
-      if (header.length !== 4 || header[0] !== MAGIC || !Number.isSafeInteger(size) || size < 0) break;
+      const header = parseHeader(head!.toString('utf8', 0, nl));
+      if (!header) break;
+      const size = header.size;
       const bodyStart = at + nl + 1;
       if (bodyStart + size + 1 - from > maxBytes && (records.length > 0 || !firstAlways)) return { records, next: at, full: true };
       const body = bytes(bodyStart, size + 1);
-      if (!body || body[size] !== 0x0a || checksum(header[3]!, body.subarray(0, size)) !== header[2]) break;
+      if (!body || body[size] !== 0x0a || checksum(header.receivedAt, header.id, body.subarray(0, size)) !== header.sum) break;
       const end = bodyStart + size + 1;
-      records.push({ receivedAt: header[3]!, raw: body.toString('utf8', 0, size), start: { segment, offset: at }, end: { segment, offset: end } });
+      const raw = body.toString('utf8', 0, size);
+      records.push({ receivedAt: header.receivedAt, raw, ...(header.id !== undefined ? { id: header.id } : {}), start: { segment, offset: at }, end: { segment, offset: end } });
       at = end;
     }
     return { records, next: at, full: false };

@@ -15,11 +15,11 @@ import { encode, readSegment } from './spool-records';
  * split), `checkpoint` (JSON {segment, offset}: everything before it is in the graph; written after
  * each commit, not synced, so a crash can only make a restart re-read records, which projection
  * ignores as duplicates), `lock` (the pid of the process using the spool).
- * A record: the header line `TRB1 <bytes> <checksum> <receivedAt>\n`, the event's exact JSON text
- * (`bytes` long), `\n`. The checksum (16 hex of SHA-256 over receivedAt and text) finds a torn or
- * damaged record: at the end of the newest segment it is cut off at start (it was never
- * acknowledged: an append resolves only after its sync); elsewhere the rest of that segment is
- * skipped and logged.
+ * A record (spool-records.ts): the header line `TRB2 <bytes> <checksum> <receivedAt> <id>\n`, the
+ * event's exact JSON text (`bytes` long), `\n`. The checksum (16 hex of SHA-256 over receivedAt, id
+ * and text) finds a torn or damaged record: at the end of the newest segment it is cut off at start
+ * (it was never acknowledged: an append resolves only after its sync); elsewhere the rest of that
+ * segment is skipped and logged.
  * Positions are (segment, byte offset) and grow with the log; a position at the end of a sealed
  * segment equals the start of the next one.
  */
@@ -28,6 +28,11 @@ export interface SpoolRecord {
   receivedAt: string;
   /** The exact JSON text received. */
   raw: string;
+  /**
+   * The event's id as computed when it was accepted (stored-event.ts), kept so that reading the
+   * record back need not compute it again; absent in records without one (read back, it is computed).
+   */
+  id?: string;
 }
 
 export interface SpoolPosition {

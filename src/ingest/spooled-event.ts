@@ -11,13 +11,13 @@ export interface SpooledEvent extends Accepted {
   error?: string;
 }
 
-/** Spool records turned back into events: each parsed, validated and given its id again. */
+/** Spool records turned back into events: each parsed and validated, with the id its record keeps (computed again when it has none). */
 export function decodeRecords(records: ReadRecord[]): SpooledEvent[] {
   return records.map((r) => {
     try {
       const value = JSON.parse(r.raw) as unknown;
       const valid = validateEvent(value);
-      return { row: { ...storedEventRow(valid, r.raw, value), receivedAt: r.receivedAt }, valid, start: r.start, end: r.end };
+      return { row: { ...storedEventRow(valid, r.raw, value, r.id), receivedAt: r.receivedAt }, valid, start: r.start, end: r.end };
     } catch (err) {
       const row = { id: `event:${createHash('sha256').update(r.raw).digest('hex')}`, raw: r.raw, receivedAt: r.receivedAt } as Accepted['row'];
       return { row, valid: null as unknown as Accepted['valid'], start: r.start, end: r.end, error: `no longer valid: ${(err as Error).message}` };

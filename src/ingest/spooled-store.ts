@@ -36,7 +36,7 @@ export class SpooledStore {
     }
     if (fresh.length > 0) {
       const receivedAt = new Date().toISOString();
-      const ranges = await this.spool.append(fresh.map((e) => ({ receivedAt, raw: e.row.raw })));
+      const ranges = await this.spool.append(fresh.map((e) => ({ receivedAt, raw: e.row.raw, id: e.row.id })));
       const events = fresh.map((e, i) => ({ row: { ...e.row, receivedAt }, valid: e.valid, ...ranges[i]! }));
       this.projector.offer(events);
       for (const e of events) {

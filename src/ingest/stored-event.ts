@@ -20,9 +20,10 @@ export interface StoredEventRow {
 /**
  * The stored form of an event: `raw` is the exact JSON text received; the id is the SHA-256 of the
  * canonical JSON (keys sorted, no white space), so the same event sent again, pretty-printed or
- * inside a batch, is recognised as a duplicate.
+ * inside a batch, is recognised as a duplicate. `knownId`: that id as computed from this same text
+ * before (kept in the spool, spool-records.ts), used as it is.
  */
-export function storedEventRow(v: ValidEvent, raw: string, value: unknown): StoredEventRow {
+export function storedEventRow(v: ValidEvent, raw: string, value: unknown, knownId?: string): StoredEventRow {
   const e = v.event as { producer: string; job?: { namespace: string; name: string } };
   let dsId: string | null = null;
   if (v.kind === 'DatasetEvent') {
@@ -30,7 +31,7 @@ export function storedEventRow(v: ValidEvent, raw: string, value: unknown): Stor
     dsId = datasetId(n.namespace, n.name);
   }
   return {
-    id: `event:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`,
+    id: knownId ?? `event:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`,
     kind: v.kind,
     eventType: v.kind === 'RunEvent' ? v.eventType : null,
     eventTime: v.eventTimeUtc,

@@ -5,6 +5,8 @@ import { Lookahead, writable } from '../../src/ingest/lookahead';
 import { NO_RULES } from '../../src/ingest/naming';
 import type { ReadRecord, SpoolPosition } from '../../src/ingest/spool';
 import { decodeRecords } from '../../src/ingest/spooled-event';
+import { storedEventRow } from '../../src/ingest/stored-event';
+import { validateEvent } from '../../src/ingest/validate';
 
 /** Spool records of `n` run events (two per run, with column lineage), one after another in segment 1. */
 function records(n: number, base = 0): ReadRecord[] {
@@ -83,5 +85,16 @@ describe('lookahead: the next batch read and planned while a transaction runs', 
     assert.equal(ahead.counts.plannedAhead, 0, 'stopped after its first slice');
     await ahead.readAndPlan({ segment: 1, offset: 0 }, records(200), () => false);
     assert.equal(ahead.takeRead({ segment: 1, offset: 0 }, same), null, 'a stopped read is not kept');
+  });
+
+  it('decoding a record uses the id it was accepted with when the record keeps one, and computes the same id when not', () => {
+    const [plain] = records(1);
+    const [computed] = decodeRecords([plain!]);
+    const accepted = storedEventRow(validateEvent(JSON.parse(plain!.raw)), plain!.raw, JSON.parse(plain!.raw));
+    assert.equal(computed!.row.id, accepted.id, 'without a kept id: the id acceptance gives');
+    const kept = `event:${'f'.repeat(64)}`;
+    const [withId] = decodeRecords([{ ...plain!, id: kept }]);
+    assert.equal(withId!.row.id, kept, 'a kept id is used as it is (not hashed again)');
+    assert.deepEqual({ ...withId!.row, id: computed!.row.id }, computed!.row, 'everything else the same');
   });
 });

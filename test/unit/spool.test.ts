@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -182,6 +183,34 @@ describe('ingestion spool', () => {
     assert.deepEqual(pages, [[0, 1], [2], [3], [4, 5], [6, 7], [8, 9]], 'two 10 KB records per 25 KB page; the 100 KB one alone; nothing skipped');
     assert.deepEqual(s.read(s.checkpoint, 3).map((r) => r.raw), all.slice(0, 3).map((r) => r.raw), 'without a budget: by count');
     assert.equal(s.read(s.checkpoint, 1, 1).length, 1, 'a budget below the first record still gives it');
+    await s.close();
+    fs.rmSync(dir, { recursive: true });
+  });
+
+  it('keeps the id a record was accepted with (TRB2), still reads records without one (TRB1), and finds a damaged id', async () => {
+    const dir = tmp();
+    let s = Spool.open(dir, { ...small, segmentBytes: 1 << 20 });
+    const id = (c: string) => `event:${c.repeat(64)}`;
+    await s.append([{ ...rec(1), id: id('a') }, rec(2)]);
+    await s.append([{ ...rec(3), id: 'event:not-a-sha256' }]);
+    assert.deepEqual(readAll(s).map((r) => r.id), [id('a'), undefined, undefined], 'no id, or one not of the form event:<64 hex>, is written without');
+    await s.close();
+    // A record as versions before TRB2 wrote it (checksum over receivedAt and text), then one with an id.
+    const last = path.join(dir, segments(dir).at(-1)!);
+    const old = rec(4);
+    const sum = createHash('sha256').update(old.receivedAt).update(old.raw).digest('hex').slice(0, 16);
+    fs.appendFileSync(last, `TRB1 ${Buffer.byteLength(old.raw)} ${sum} ${old.receivedAt}\n${old.raw}\n`);
+    s = Spool.open(dir, small);
+    await s.append([{ ...rec(5), id: id('b') }]);
+    assert.deepEqual(readAll(s).map((r) => [r.raw, r.id]), [[rec(1).raw, id('a')], [rec(2).raw, undefined], [rec(3).raw, undefined], [old.raw, undefined], [rec(5).raw, id('b')]]);
+    await s.close();
+    // The id is under the checksum: one changed character and the record is damaged (here the torn tail, cut off).
+    const bytes = fs.readFileSync(path.join(dir, segments(dir).at(-1)!));
+    const at = bytes.lastIndexOf(id('b'));
+    bytes[at + 10] = 'c'.charCodeAt(0);
+    fs.writeFileSync(path.join(dir, segments(dir).at(-1)!), bytes);
+    s = Spool.open(dir, small);
+    assert.deepEqual(readAll(s).map((r) => r.raw), [rec(1).raw, rec(2).raw, rec(3).raw, old.raw]);
     await s.close();
     fs.rmSync(dir, { recursive: true });
   });
