@@ -13,6 +13,8 @@ RUN npx tsc -p tsconfig.json && node tools/build-web.js
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=5000
+# src/service-flags.ts
+ENV NODE_OPTIONS=--max-semi-space-size=64
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

@@ -7,6 +7,7 @@ import { compareEndpoints, renderEndpoints, type MarquezAnswers } from './marque
 import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
 import { cpuMs, freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
+import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 import { describeCpu, ingest, median, readsDuringIngest, renderLoad, underLoad, withReaders, type Phase, type Readers, type Side } from './marquez-ingest';
 import { datasetId, fieldId, parseId } from '../src/ids';
 
@@ -155,7 +156,7 @@ async function startTributary(work: string, log: (l: string) => void, cleanup: (
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', TRIBUTARY_MARQUEZ_MAX_NODES: '50000', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
   const logFile = path.join(work, 'tributary.log');
   log(`starting Tributary (log ${logFile})`);
-  const child = startLogged(process.execPath, [path.join(repo, 'dist', 'src', 'main.js')], env, repo, logFile);
+  const child = startLogged(process.execPath, [...SERVICE_NODE_FLAGS, path.join(repo, 'dist', 'src', 'main.js')], env, repo, logFile);
   cleanup.push(() => {
     try {
       process.kill(child.pid!, 'SIGTERM');

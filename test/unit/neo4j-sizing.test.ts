@@ -14,10 +14,18 @@ describe('embedded Neo4j memory sizing', () => {
   });
 
   it('gives the page cache half of what the heap, Node.js and the OS leave', () => {
-    // 24 GiB: (24 - 1 - 2) / 2 = 10.5 GiB.
-    assert.deepEqual(neo4jMemory(24 * GIB), { heap: '1024m', pageCache: '10752m', source: { heap: 'machine', pageCache: 'machine' } });
+    // 24 GiB: (24 - 2 - 2) / 2 = 10 GiB.
+    assert.deepEqual(neo4jMemory(24 * GIB), { heap: '2048m', pageCache: '10240m', source: { heap: 'machine', pageCache: 'machine' } });
     // 8 GiB laptop: (8 - 1 - 2) / 2 = 2.5 GiB.
-    assert.equal(neo4jMemory(8 * GIB).pageCache, '2560m');
+    assert.deepEqual(neo4jMemory(8 * GIB), { heap: '1024m', pageCache: '2560m', source: { heap: 'machine', pageCache: 'machine' } });
+  });
+
+  it('gives the heap 2 GiB from 12 GiB of RAM (less collection under sustained ingestion), 1 GiB below', () => {
+    assert.equal(neo4jMemory(12 * GIB - 1).heap, '1024m');
+    assert.equal(neo4jMemory(12 * GIB).heap, '2048m');
+    assert.equal(neo4jMemory(16 * GIB).pageCache, `${6 * 1024}m`);
+    assert.equal(neo4jMemory(4 * GIB).heap, '1024m');
+    assert.equal(neo4jMemory(4 * GIB - 1).heap, '512m');
   });
 
   it('keeps small machines at 512 MiB of each and large ones at a 32 GiB page cache', () => {

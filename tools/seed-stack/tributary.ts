@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { names, ports, repoRoot, workDir, type Log } from './contract';
 import { requireFree, spawnLogged, waitUntil, type Child } from './proc';
+import { SERVICE_NODE_FLAGS } from '../../src/service-flags';
 
 /**
  * The Tributary the seed stack's producers send to: the one at TRIBUTARY_URL when it is set (the
@@ -43,7 +44,7 @@ export async function startTributary(opts: { kafkaBootstrap: string; log: Log })
     TRIBUTARY_LOG_LEVEL: 'info',
   };
   delete env.NEO4J_URI;
-  const child: Child = spawnLogged(process.execPath, [path.join(repoRoot, 'dist', 'src', 'main.js')], { logFile: path.join(workDir(), 'logs', 'tributary.log'), env });
+  const child: Child = spawnLogged(process.execPath, [...SERVICE_NODE_FLAGS, path.join(repoRoot, 'dist', 'src', 'main.js')], { logFile: path.join(workDir(), 'logs', 'tributary.log'), env });
   const url = `http://127.0.0.1:${ports.tributary}`;
   try {
     await waitUntil(`Tributary to be ready (log: ${child.logFile})`, async () => {
