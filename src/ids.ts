@@ -70,6 +70,12 @@ export const jobVersionId = (jid: string, hash: string): string => `${jid}#${has
 
 export const runId = (uuid: string): string => `${PREFIX.RUN}:${uuid.toLowerCase()}`;
 
+/** Internal id of a stored event (not a lookup key): `event:` and the SHA-256 (hex) its id is made from. */
+export const eventId = (sha256Hex: string): string => `event:${sha256Hex}`;
+
+/** Whether `id` has the form eventId gives. */
+export const isEventId = (id: string): boolean => /^event:[0-9a-f]{64}$/.test(id);
+
 /** Internal id of how far the graph has projected one partition of the Kafka events topic (not a lookup key). */
 export const logOffsetId = (topic: string, partition: number): string => `log:${escapeComponent(topic)}:${partition}`;
 

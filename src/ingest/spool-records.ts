@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { isEventId } from '../ids';
 import type { ReadRecord, SpoolRecord } from './spool';
 
 /**
@@ -12,11 +13,10 @@ import type { ReadRecord, SpoolRecord } from './spool';
  */
 const WITHOUT_ID = 'TRB1';
 const WITH_ID = 'TRB2';
-const EVENT_ID = /^event:[0-9a-f]{64}$/;
 
 export function encode(r: SpoolRecord): Buffer {
   const body = Buffer.from(r.raw, 'utf8');
-  const id = r.id !== undefined && EVENT_ID.test(r.id) ? r.id : undefined;
+  const id = r.id !== undefined && isEventId(r.id) ? r.id : undefined;
   const sum = checksum(r.receivedAt, id, body);
   const header = id === undefined ? `${WITHOUT_ID} ${body.length} ${sum} ${r.receivedAt}\n` : `${WITH_ID} ${body.length} ${sum} ${r.receivedAt} ${id}\n`;
   return Buffer.concat([Buffer.from(header, 'utf8'), body, Buffer.from('\n')]);
@@ -34,7 +34,7 @@ function parseHeader(line: string): { size: number; sum: string; receivedAt: str
   const size = Number(f[1]);
   if (!Number.isSafeInteger(size) || size < 0) return null;
   if (f.length === 4 && f[0] === WITHOUT_ID) return { size, sum: f[2]!, receivedAt: f[3]! };
-  if (f.length === 5 && f[0] === WITH_ID && EVENT_ID.test(f[4]!)) return { size, sum: f[2]!, receivedAt: f[3]!, id: f[4]! };
+  if (f.length === 5 && f[0] === WITH_ID && isEventId(f[4]!)) return { size, sum: f[2]!, receivedAt: f[3]!, id: f[4]! };
   return null;
 }
 

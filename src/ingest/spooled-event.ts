@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { eventId } from '../ids';
 import type { Accepted } from './ingestor';
 import type { ReadRecord, SpoolPosition } from './spool';
 import { storedEventRow } from './stored-event';
@@ -19,7 +20,7 @@ export function decodeRecords(records: ReadRecord[]): SpooledEvent[] {
       const valid = validateEvent(value);
       return { row: { ...storedEventRow(valid, r.raw, value, r.id), receivedAt: r.receivedAt }, valid, start: r.start, end: r.end };
     } catch (err) {
-      const row = { id: `event:${createHash('sha256').update(r.raw).digest('hex')}`, raw: r.raw, receivedAt: r.receivedAt } as Accepted['row'];
+      const row = { id: eventId(createHash('sha256').update(r.raw).digest('hex')), raw: r.raw, receivedAt: r.receivedAt } as Accepted['row'];
       return { row, valid: null as unknown as Accepted['valid'], start: r.start, end: r.end, error: `no longer valid: ${(err as Error).message}` };
     }
   });

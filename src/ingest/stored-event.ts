@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { datasetId, jobId, runId } from '../ids';
+import { datasetId, eventId, jobId, runId } from '../ids';
 import { normaliseDatasetName } from './naming';
 import type { ValidEvent } from './validate';
 
@@ -31,7 +31,7 @@ export function storedEventRow(v: ValidEvent, raw: string, value: unknown, known
     dsId = datasetId(n.namespace, n.name);
   }
   return {
-    id: knownId ?? `event:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`,
+    id: knownId ?? eventId(createHash('sha256').update(canonicalJson(value)).digest('hex')),
     kind: v.kind,
     eventType: v.kind === 'RunEvent' ? v.eventType : null,
     eventTime: v.eventTimeUtc,
