@@ -36,7 +36,31 @@ export function requestIdOf(header: string | string[] | undefined): string {
   return typeof header === 'string' && /^[A-Za-z0-9._:-]{1,128}$/.test(header) ? header : randomUUID();
 }
 
-export function createLogger(level: LogLevel, name = 'tributary', destination: DestinationStream = pino.destination({ dest: 2, sync: true })): Logger {
+/**
+ * Log lines since start that stderr did not take (a full disk under a redirected log, a closed
+ * pipe): `failed` writes (each kept for the next write, which retries them) and `dropped` lines (the
+ * kept text past LOG_BACKLOG_BYTES). Never fatal: a service that cannot log still serves, and says
+ * so on /metrics (tributary_log_write_failures_total).
+ */
+export const logLoss = { failed: 0, dropped: 0 };
+
+/** Text of failed log writes kept for a retry, at most; lines past it are dropped (logLoss.dropped). */
+export const LOG_BACKLOG_BYTES = 1 << 20;
+
+/**
+ * stderr, written synchronously (a line is out before the next statement), with write errors
+ * counted instead of thrown: pino's destination emits them as 'error' events, which with no
+ * listener take the process down (seen when the disk under a redirected stderr filled up: the
+ * spool's own "no space left" line crashed the service).
+ */
+export function stderrDestination(fd = 2): DestinationStream {
+  const d = pino.destination({ dest: fd, sync: true, maxLength: LOG_BACKLOG_BYTES });
+  d.on('error', () => void logLoss.failed++);
+  d.on('drop', () => void logLoss.dropped++);
+  return d;
+}
+
+export function createLogger(level: LogLevel, name = 'tributary', destination: DestinationStream = stderrDestination()): Logger {
   const p = pino(
     {
       level,

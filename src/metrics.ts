@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { withTimeout } from './graph/liveness';
 import type { PlanCounters } from './graph/plan-cache';
+import { logLoss } from './log';
 
 /**
  * Prometheus metrics (`GET /metrics`). One registry per process; names are stable API for
@@ -19,7 +20,8 @@ import type { PlanCounters } from './graph/plan-cache';
  * tributary_alerts_total{outcome}, tributary_alert_checks_total{outcome}; the Kafka Connect collector
  * (src/kafka-connect/): tributary_kafka_connect_rounds_total{cluster,outcome},
  * tributary_kafka_connect_connectors{cluster,lineage}, tributary_kafka_connect_events_total{cluster};
- * tributary_neo4j_plans_compiled{kind} (the embedded Neo4j's own count, src/graph/plan-cache.ts).
+ * tributary_neo4j_plans_compiled{kind} (the embedded Neo4j's own count, src/graph/plan-cache.ts);
+ * tributary_log_write_failures_total{kind} (log lines stderr refused, src/log.ts).
  */
 /** How long a scrape waits for Neo4j's plan counters (tributary_neo4j_plans_compiled). */
 export const PLAN_COUNTERS_WAIT_MS = 1_000;
@@ -125,6 +127,17 @@ export class Metrics {
     collect: (): void => {
       this.ingestTurns.reset();
       for (const [kind, n] of Object.entries(this.cpuTurns())) this.ingestTurns.inc({ kind }, n);
+    },
+  });
+  readonly logWriteFailures: Counter<'kind'> = new Counter({
+    name: 'tributary_log_write_failures_total',
+    help: 'Log writes stderr refused since start (kind=error: kept and retried with the next line; kind=drop: a line dropped, the kept text being full), e.g. a full disk under a redirected log',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: (): void => {
+      this.logWriteFailures.reset();
+      this.logWriteFailures.inc({ kind: 'error' }, logLoss.failed);
+      this.logWriteFailures.inc({ kind: 'drop' }, logLoss.dropped);
     },
   });
   /**
