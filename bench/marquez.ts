@@ -5,7 +5,7 @@ import path from 'node:path';
 import { send } from './http-client';
 import { compareEndpoints, renderEndpoints, type MarquezAnswers } from './marquez-endpoints';
 import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
-import { cpuMs, freePort, pidsOf, rssMiB, startLogged, until } from './processes';
+import { cpuMs, exited, freePort, pidsOf, rssMiB, startLogged, until } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
 import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 import { describeCpu, ingest, median, readsDuringIngest, renderLoad, underLoad, withReaders, type Phase, type Readers, type Side } from './marquez-ingest';
@@ -70,7 +70,20 @@ async function main(): Promise<void> {
   fs.chmodSync(work, 0o755); // PostgreSQL runs as the postgres user
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-  const cleanup: (() => void)[] = [];
+  // Each stops what it started; those that return a pid are waited for before the work folder goes.
+  const cleanup: (() => number | void)[] = [];
+  let released: Promise<void> | null = null;
+  const release = () =>
+    (released ??= (async () => {
+      const stopping = cleanup.reverse().flatMap((c) => c() ?? []);
+      // Removed under a service still stopping its Neo4j, the folder was left half deleted (GBs a run).
+      await exited(stopping, 120_000);
+      // BENCH_KEEP_WORK=1 keeps the stores and logs (Tributary's, its Neo4j's) for a look afterwards.
+      if (process.env.BENCH_KEEP_WORK === '1') process.stdout.write(`kept ${work}\n`);
+      else fs.rmSync(work, { recursive: true, force: true });
+    })());
+  // Interrupted, it stops its services and removes its stores too (they are detached: left, they ran on).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void release().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143)));
   try {
     const marquez = only ? null : await startMarquez(log, cleanup, marquezTimeout);
     const tributary = await startTributary(work, log, cleanup);
@@ -139,10 +152,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(repo, 'bench', `MARQUEZ-${size}.md`), report);
     process.stdout.write(report);
   } finally {
-    for (const c of cleanup.reverse()) c();
-    // BENCH_KEEP_WORK=1 keeps the stores and logs (Tributary's, its Neo4j's) for a look afterwards.
-    if (process.env.BENCH_KEEP_WORK === '1') process.stdout.write(`kept ${work}\n`);
-    else fs.rmSync(work, { recursive: true, force: true });
+    await release();
   }
 }
 
@@ -151,7 +161,7 @@ async function startMarquez(log: (l: string) => void, cleanup: (() => void)[], s
   return { name: 'Marquez', port: m.port, pids: () => [m.pid, ...pidsOf('postgres')] };
 }
 
-async function startTributary(work: string, log: (l: string) => void, cleanup: (() => void)[]): Promise<Side> {
+async function startTributary(work: string, log: (l: string) => void, cleanup: (() => number | void)[]): Promise<Side> {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', TRIBUTARY_MARQUEZ_MAX_NODES: '50000', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
   const logFile = path.join(work, 'tributary.log');
@@ -163,6 +173,7 @@ async function startTributary(work: string, log: (l: string) => void, cleanup: (
     } catch {
       // already gone
     }
+    return child.pid!;
   });
   const agent = new http.Agent({ keepAlive: true });
   await until('Tributary ready', async () => (await send(agent, port, 'GET', '/readyz')).status === 200, 5 * 60_000, { child, logFile });

@@ -135,6 +135,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Resolves once none of `pids` runs any more, or after `ms`. */
+export async function exited(pids: number[], ms: number): Promise<void> {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + ms;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+}
+
 /** Starts a command with its output appended to `logFile`. */
 export function startLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, logFile: string): ChildProcess {
   const out = fs.openSync(logFile, 'a');

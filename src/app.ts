@@ -210,7 +210,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       rules,
       statements,
       warmUp: async (firstOnly, pace) => {
-        const result = await warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, transactions, secondPass, onExplained: used ? (q, p, w, a) => void used.record(q, p, w, a) : undefined });
+        const result = await warmUpPlans(executor, shapes, log, { firstOnly, pace, signal: stopping.signal, runs, transactions, secondPass, onExplained: used ? (q, p, w, a) => void used.record(q, p, w, a, false) : undefined });
         warmedUp = true;
         if (!stopping.signal.aborted) void compiles.start();
         return result;

@@ -19,12 +19,17 @@ import { Query } from './queries';
  * replanning instead:
  * every `intervalMs` it reads the same statistics (health/graph-counts.cypher) and re-plans
  * (`CYPHER replan=force EXPLAIN`, which replaces the cached plan and runs nothing) each shape the
- * service has used or warmed up since it started for which a statistic of the labels and types its
+ * service has run since it started for which a statistic of the labels and types its
  * own query names (namedBy), of at least MIN_DIVERGENT_COUNT, has diverged past `threshold` (0.75,
  * Neo4j's own default) from the reading it was last planned against: a graph where only runs and
  * events grow replans the statements that read runs, not the lineage expansions over datasets and
- * fields. One at a time, each followed by a pause as long as itself, so a refresh takes at most
- * about half a core. A statement that ran after a write in its
+ * fields. A shape the warm-up compiled but nothing has run yet is left until its first run: that
+ * run uses the plan as it is (Neo4j checks its own plans hourly here, at 0.95: it compiles nothing
+ * unless a statistic grew twentyfold since and the plan is an hour old), and
+ * the next check replans it if its statistics moved since the warm-up. Replanning every warmed
+ * shape at each refresh cost a growing store's ingestion as much as it cost the shapes in use
+ * (126 plans a pass in `bench:marquez`, of which about 30 were run). One at a time, each followed
+ * by a pause as long as itself, so a refresh takes at most about half a core. A statement that ran after a write in its
  * transaction is replanned that way too (ExplainOptions.afterWrite: Neo4j caches its plan apart).
  * Neo4j's own check stays as the hourly net for what the refresher does not know of (shapes past
  * UsedShapes' maximum).
@@ -40,28 +45,40 @@ export interface Shape {
   afterWrite: boolean;
 }
 
-/** The shapes the executor ran, at most `max` (the rest are counted, not kept). */
+/** The shapes the executor ran or the warm-up compiled, at most `max` (the rest are counted, not kept). */
 export class UsedShapes {
   private readonly shapes = new Map<string, Shape>();
+  /** Keys of the kept shapes that have run (not only been compiled by the warm-up). */
+  private readonly ran = new Set<string>();
   /** Calls whose shape was not kept because `max` were already (a shape met again counts again). */
   dropped = 0;
 
   constructor(private readonly max = 2_000) {}
 
   /**
-   * True when the shape is new (kept, or not kept past `max`). Health probes (health/*.cypher) are
-   * not kept: they are not on any user's path.
+   * True when the shape is new (kept, or not kept past `max`). `ran`: the shape ran (false: the
+   * warm-up only compiled it). Health probes (health/*.cypher) are not kept: they are not on any
+   * user's path.
    */
-  record(query: Query, params: Record<string, unknown>, write: boolean, afterWrite = false): boolean {
+  record(query: Query, params: Record<string, unknown>, write: boolean, afterWrite = false, ran = true): boolean {
     if (query.startsWith('health/')) return false;
     const key = `${query}|${write ? 'w' : 'r'}${afterWrite ? 'a' : ''}|${signature(params)}`;
-    if (this.shapes.has(key)) return false;
+    if (this.shapes.has(key)) {
+      if (ran) this.ran.add(key);
+      return false;
+    }
     if (this.shapes.size >= this.max) {
       this.dropped++;
       return true;
     }
     this.shapes.set(key, { query, params: sample(params), write, afterWrite });
+    if (ran) this.ran.add(key);
     return true;
+  }
+
+  /** Whether the shape of this key (as `keyed` gives it) has run. */
+  hasRun(key: string): boolean {
+    return this.ran.has(key);
   }
 
   get size(): number {
@@ -201,7 +218,7 @@ export class PlanRefresher {
 
   constructor(
     private readonly executor: Executor,
-    /** What it replans: every shape the executor ran or the warm-up compiled. */
+    /** What it replans: the shapes the executor ran (those the warm-up only compiled wait for their first run). */
     readonly shapes: UsedShapes,
     private readonly log: Logger,
     private readonly options: PlanRefresherOptions,
@@ -254,7 +271,8 @@ export class PlanRefresher {
         }
         const shapes = this.shapes.keyed();
         for (const [key] of shapes) if (!this.plannedAt.has(key)) this.plannedAt.set(key, previous);
-        const stale = staleShapes(shapes, (key) => this.plannedAt.get(key)!, now, (q) => this.relevantTo(q), this.options);
+        const ran = shapes.filter(([key]) => this.shapes.hasRun(key));
+        const stale = staleShapes(ran, (key) => this.plannedAt.get(key)!, now, (q) => this.relevantTo(q), this.options);
         if (stale.length === 0) return;
         outcome = (await this.refresh(stale, now)) ? 'refreshed' : 'failed';
       } catch (err) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readPlanCounters } from '../../src/graph/plan-cache';
 import { Executor } from '../../src/graph/executor';
-import { PlanRefresher } from '../../src/graph/plan-refresher';
+import { PlanRefresher, UsedShapes } from '../../src/graph/plan-refresher';
 import neo4j from 'neo4j-driver';
 import { loadQueries, Query } from '../../src/graph/queries';
 import { datasetId } from '../../src/ids';
@@ -62,6 +62,26 @@ describe('plan refresher (against Neo4j)', () => {
       compiled.push((await readPlanCounters(svc.app.executor))!.plans - c0);
     }
     assert.equal(Math.min(...compiled), 0, `plans compiled by a lineage request after the refresh: ${compiled.join(', ')}`);
+  });
+
+  it('leaves a shape the warm-up only compiled until it runs, then replans it against the reading of its warm-up', async () => {
+    const ns = uniquePrefix('plan-refresher-warm');
+    assert.equal((await svc.postEvent(runEvent(ns, { job: 'load', inputs: ['raw'], outputs: ['clean'] }))).status, 201);
+    const lineage = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 3) { nodes { id } } }`, { id: datasetId(ns, 'clean') });
+    assert.equal(lineage.errors, undefined, JSON.stringify(lineage.errors));
+    const expand = svc.app.refresher!.shapes.list().find((s) => s.query === Query.ExpandUpstream);
+    assert.ok(expand, 'the lineage request ran expand-upstream');
+    const shapes = new UsedShapes();
+    shapes.record(expand.query, expand.params, expand.write, expand.afterWrite, false);
+    const refresher = new PlanRefresher(svc.app.executor, shapes, createLogger('error'), { intervalMs: 3_600_000, threshold: 0 });
+    assert.equal(await refresher.check(), 'baseline');
+    assert.equal((await svc.postEvent(runEvent(ns, { job: 'load', inputs: ['raw'], outputs: ['clean'] }))).status, 201);
+    assert.equal(await refresher.check(), 'fresh', 'the statistics moved, but the shape has not run: nothing to replan');
+    assert.equal(refresher.counts.plans, 0);
+    shapes.record(expand.query, expand.params, expand.write, expand.afterWrite);
+    assert.equal(await refresher.check(), 'refreshed', 'run since: replanned, as the statistics moved since its warm-up');
+    assert.equal(refresher.counts.plans, 1);
+    assert.equal(refresher.counts.failed, 0);
   });
 
   it('stops a pass when the graph database goes down, logging once, and tries again at the next check', async () => {

@@ -36,6 +36,19 @@ describe('plan refresher: the shapes it keeps', () => {
     used.record(Query.RefreshCurrentIo, { jobIds: ['l'] }, true, true);
     assert.deepEqual(used.list().map((s) => s.afterWrite), [false, true]);
   });
+
+  it('tells a shape the warm-up only compiled from one that ran, until it runs', () => {
+    const used = new UsedShapes();
+    assert.equal(used.record(Query.ExpandUpstream, { datasetIds: ['d'] }, false, false, false), true);
+    const [[key]] = used.keyed();
+    assert.equal(used.hasRun(key!), false);
+    assert.equal(used.record(Query.ExpandUpstream, { datasetIds: ['e', 'f'] }, false), false, 'the same shape: not new');
+    assert.equal(used.hasRun(key!), true);
+    assert.equal(used.record(Query.ExpandUpstream, { datasetIds: ['g'] }, false, false, false), false);
+    assert.equal(used.hasRun(key!), true, 'compiled again by the warm-up, it has still run');
+    used.record(Query.MergeRuns, { rows: [{ id: 'r' }] }, true);
+    assert.equal(used.hasRun(used.keyed()[1]![0]), true, 'run first: run');
+  });
 });
 
 describe('plan refresher: divergence', () => {
