@@ -83,7 +83,13 @@ async function main(): Promise<void> {
       else fs.rmSync(work, { recursive: true, force: true });
     })());
   // Interrupted, it stops its services and removes its stores too (they are detached: left, they ran on).
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void release().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      // The phase in flight fails as its service goes: expected now, and it must not end the process before the cleanup.
+      process.on('unhandledRejection', () => undefined);
+      process.on('uncaughtException', () => undefined);
+      void release().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
   try {
     const marquez = only ? null : await startMarquez(log, cleanup, marquezTimeout);
     const tributary = await startTributary(work, log, cleanup);
