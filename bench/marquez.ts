@@ -5,7 +5,7 @@ import path from 'node:path';
 import { send } from './http-client';
 import { compareEndpoints, renderEndpoints, type MarquezAnswers } from './marquez-endpoints';
 import { startMarquez as startMarquezBaseline } from '../tools/marquez-clients/baseline';
-import { cpuMs, exited, freePort, pidsOf, rssMiB, startLogged, until } from './processes';
+import { cpuMs, freePort, pidsOf, releaseOnExit, rssMiB, startLogged, until, type Cleanup } from './processes';
 import { SIZES, stream, type GenOptions } from './generator';
 import { SERVICE_NODE_FLAGS } from '../src/service-flags';
 import { describeCpu, ingest, median, readsDuringIngest, renderLoad, underLoad, withReaders, type Phase, type Readers, type Side } from './marquez-ingest';
@@ -70,26 +70,7 @@ async function main(): Promise<void> {
   fs.chmodSync(work, 0o755); // PostgreSQL runs as the postgres user
   const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
   const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
-  // Each stops what it started; those that return a pid are waited for before the work folder goes.
-  const cleanup: (() => number | void)[] = [];
-  let released: Promise<void> | null = null;
-  const release = () =>
-    (released ??= (async () => {
-      const stopping = cleanup.reverse().flatMap((c) => c() ?? []);
-      // Removed under a service still stopping its Neo4j, the folder was left half deleted (GBs a run).
-      await exited(stopping, 120_000);
-      // BENCH_KEEP_WORK=1 keeps the stores and logs (Tributary's, its Neo4j's) for a look afterwards.
-      if (process.env.BENCH_KEEP_WORK === '1') process.stdout.write(`kept ${work}\n`);
-      else fs.rmSync(work, { recursive: true, force: true });
-    })());
-  // Interrupted, it stops its services and removes its stores too (they are detached: left, they ran on).
-  for (const signal of ['SIGINT', 'SIGTERM'] as const)
-    process.once(signal, () => {
-      // The phase in flight fails as its service goes: expected now, and it must not end the process before the cleanup.
-      process.on('unhandledRejection', () => undefined);
-      process.on('uncaughtException', () => undefined);
-      void release().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
-    });
+  const { cleanup, release } = releaseOnExit(work);
   try {
     const marquez = only ? null : await startMarquez(log, cleanup, marquezTimeout);
     const tributary = await startTributary(work, log, cleanup);
@@ -167,7 +148,7 @@ async function startMarquez(log: (l: string) => void, cleanup: (() => void)[], s
   return { name: 'Marquez', port: m.port, pids: () => [m.pid, ...pidsOf('postgres')] };
 }
 
-async function startTributary(work: string, log: (l: string) => void, cleanup: (() => number | void)[]): Promise<Side> {
+async function startTributary(work: string, log: (l: string) => void, cleanup: Cleanup[]): Promise<Side> {
   const port = await freePort();
   const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_HOME: path.join(work, 'tributary'), TRIBUTARY_NEO4J_PORT: String(await freePort()), TRIBUTARY_MAX_DEPTH: '40', TRIBUTARY_MARQUEZ_MAX_NODES: '50000', NEO4J_URI: '', TRIBUTARY_PLAN_WARMUP: 'all' };
   const logFile = path.join(work, 'tributary.log');

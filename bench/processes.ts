@@ -135,6 +135,35 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Stops what a bench started; a pid it returns is waited for before the bench's work folder goes. */
+export type Cleanup = () => number | void;
+
+/**
+ * The cleanups of a bench that keeps its stores in `work`, and `release`: runs them (once), waits
+ * for the processes they stopped, then removes `work` (kept with BENCH_KEEP_WORK=1, for a look at
+ * the stores and logs). Call it in a `finally`; SIGINT and SIGTERM call it too, since the services
+ * are detached and, left, ran on (each run's folder is 3–5 GB). Removed under a service still
+ * stopping its Neo4j, the folder was left half deleted.
+ */
+export function releaseOnExit(work: string): { cleanup: Cleanup[]; release: () => Promise<void> } {
+  const cleanup: Cleanup[] = [];
+  let released: Promise<void> | null = null;
+  const release = () =>
+    (released ??= (async () => {
+      await exited(cleanup.reverse().flatMap((c) => c() ?? []), 120_000);
+      if (process.env.BENCH_KEEP_WORK === '1') process.stdout.write(`kept ${work}\n`);
+      else fs.rmSync(work, { recursive: true, force: true });
+    })());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.once(signal, () => {
+      // The phase in flight fails as its service goes: expected now, and it must not end the process before the cleanup.
+      process.on('unhandledRejection', () => undefined);
+      process.on('uncaughtException', () => undefined);
+      void release().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    });
+  return { cleanup, release };
+}
+
 /** Resolves once none of `pids` runs any more, or after `ms`. */
 export async function exited(pids: number[], ms: number): Promise<void> {
   const alive = (pid: number) => {

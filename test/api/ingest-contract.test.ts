@@ -187,7 +187,7 @@ describe('HTTP ingestion contract', () => {
     const port = await freePort();
     const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-kill-'));
     const child = spawn(process.execPath, [path.resolve(__dirname, '..', '..', 'src', 'main.js'), 'api'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_PLAN_WARMUP: 'false', TRIBUTARY_PROJECTION_BATCH: '1', TRIBUTARY_SPOOL_DIR: spoolDir, LOG_LEVEL: 'error' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_PLAN_WARMUP: 'false', TRIBUTARY_PROJECTION_BATCH: '1', TRIBUTARY_SPOOL_DIR: spoolDir, TRIBUTARY_LOG_LEVEL: 'error' },
       stdio: 'ignore',
     });
     try {

@@ -29,7 +29,7 @@ describe('a log that cannot be written', { skip: !fs.existsSync('/dev/full') && 
     const spoolDir = fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-logfull-'));
     const full = fs.openSync('/dev/full', 'w');
     const child = spawn(process.execPath, [path.resolve(__dirname, '..', '..', 'src', 'main.js'), 'api'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_PLAN_WARMUP: 'false', TRIBUTARY_SPOOL_DIR: spoolDir, LOG_LEVEL: 'debug' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TRIBUTARY_PLAN_WARMUP: 'false', TRIBUTARY_SPOOL_DIR: spoolDir, TRIBUTARY_LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'ignore', full],
     });
     fs.closeSync(full);
