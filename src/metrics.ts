@@ -23,6 +23,21 @@ import { logLoss } from './log';
  * tributary_neo4j_plans_compiled{kind} (the embedded Neo4j's own count, src/graph/plan-cache.ts);
  * tributary_log_write_failures_total{kind} (log lines stderr refused, src/log.ts).
  */
+/** A counter by `kind` whose totals another module keeps: set from `counts` at each scrape. */
+function kindCounter(registry: Registry, name: string, help: string, counts: () => Record<string, number>): Counter<'kind'> {
+  const counter: Counter<'kind'> = new Counter({
+    name,
+    help,
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    collect: (): void => {
+      counter.reset();
+      for (const [kind, n] of Object.entries(counts())) counter.inc({ kind }, n);
+    },
+  });
+  return counter;
+}
+
 /** How long a scrape waits for Neo4j's plan counters (tributary_neo4j_plans_compiled). */
 export const PLAN_COUNTERS_WAIT_MS = 1_000;
 
@@ -119,27 +134,18 @@ export class Metrics {
   });
   /** Ingestion's CPU turns since start (src/cpu-turns.ts), read at each scrape (set by src/app.ts). */
   cpuTurns: () => { turns: number; tasks: number; yielded: number } = () => ({ turns: 0, tasks: 0, yielded: 0 });
-  readonly ingestTurns: Counter<'kind'> = new Counter({
-    name: 'tributary_ingest_cpu_turns_total',
-    help: "Ingestion's CPU work (body parsing, validation, planning ahead): turns of the event loop taken (kind=turns), tasks run (kind=tasks), turns deferred because reads were executing (kind=yielded)",
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-    collect: (): void => {
-      this.ingestTurns.reset();
-      for (const [kind, n] of Object.entries(this.cpuTurns())) this.ingestTurns.inc({ kind }, n);
-    },
-  });
-  readonly logWriteFailures: Counter<'kind'> = new Counter({
-    name: 'tributary_log_write_failures_total',
-    help: 'Log writes stderr refused since start (kind=error: kept and retried with the next line; kind=drop: a line dropped, the kept text being full), e.g. a full disk under a redirected log',
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-    collect: (): void => {
-      this.logWriteFailures.reset();
-      this.logWriteFailures.inc({ kind: 'error' }, logLoss.failed);
-      this.logWriteFailures.inc({ kind: 'drop' }, logLoss.dropped);
-    },
-  });
+  readonly ingestTurns = kindCounter(
+    this.registry,
+    'tributary_ingest_cpu_turns_total',
+    "Ingestion's CPU work (body parsing, validation, planning ahead): turns of the event loop taken (kind=turns), tasks run (kind=tasks), turns deferred because reads were executing (kind=yielded)",
+    () => this.cpuTurns(),
+  );
+  readonly logWriteFailures = kindCounter(
+    this.registry,
+    'tributary_log_write_failures_total',
+    'Log writes stderr refused since start (kind=error: kept and retried with the next line; kind=drop: a line dropped, the kept text being full), e.g. a full disk under a redirected log',
+    () => ({ error: logLoss.failed, drop: logLoss.dropped }),
+  );
   /**
    * Neo4j's plan compilations since it started, read at each scrape (set by src/app.ts); null where
    * it does not count them. A scrape waits for them at most PLAN_COUNTERS_WAIT_MS: with Neo4j slow
