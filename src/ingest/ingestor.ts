@@ -263,6 +263,8 @@ function concatPlans(plans: ProjectionPlan[]): ProjectionPlan {
 export interface PreparedBatch {
   events: Accepted[];
   plan: CompactPlan;
+  /** The events' texts as their Event nodes keep them (graph/event-text.ts), by index, when packed ahead; else packed in the transaction's turn. */
+  packed?: Int8Array[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Executor } from '../graph/executor';
+import { eventText } from '../graph/event-text';
 import { Query } from '../graph/queries';
 import type { Logger } from '../log';
 import type { IdentityRules } from './naming';
@@ -19,11 +20,11 @@ export async function projectLegacyPending(
 ): Promise<boolean> {
   const cutoff = new Date(Date.now() - 10_000).toISOString();
   const before = cutoff > startedAt ? cutoff : startedAt;
-  const rows = await on.executor.read<{ id: string; raw: string; receivedAt: string }>(Query.PendingEvents, { before, limit });
+  const rows = await on.executor.read<{ id: string; raw: unknown; receivedAt: string }>(Query.PendingEvents, { before, limit });
   if (rows.length === 0) return false;
   const valid = rows.flatMap((r) => {
     try {
-      return [{ id: r.id, valid: validateEvent(JSON.parse(r.raw)) }];
+      return [{ id: r.id, valid: validateEvent(JSON.parse(eventText(r.raw) ?? '')) }];
     } catch {
       return [];
     }

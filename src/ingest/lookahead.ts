@@ -1,4 +1,5 @@
 import { IMMEDIATE, type Turns } from '../cpu-turns';
+import { packEventText } from '../graph/event-text';
 import { compactPlan } from './compact';
 import type { PreparedBatch } from './ingestor';
 import type { IdentityRules } from './naming';
@@ -20,7 +21,8 @@ export function writable(batch: SpooledEvent[]): SpooledEvent[] {
 
 /**
  * The projector's next batch, prepared while the current one's transaction runs in Neo4j: read back
- * from the spool and decoded (parse, validate, id), and planned (plan.ts, compact.ts). Without it
+ * from the spool and decoded (parse, validate, id), planned (plan.ts, compact.ts) and its texts
+ * packed as Event nodes keep them (graph/event-text.ts). Without it
  * that CPU work runs between two transactions, with Neo4j idle. Each part is kept for exactly the
  * input it was made from and handed out once: a read for the same spool position (the log only
  * grows, so the records there are the same), a plan for the same events (by identity, in order);
@@ -57,14 +59,18 @@ export class Lookahead {
     const events = writable(batch);
     if (events.length === 0) return;
     const plan = emptyPlan();
+    const packed: Int8Array[] = [];
     try {
       for (let i = 0; i < events.length; i += SLICE) {
         await this.turns.run(() => {
-          for (const e of events.slice(i, i + SLICE)) planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+          for (const e of events.slice(i, i + SLICE)) {
+            planEvent(plan, e.valid, { rules: this.rules, eventId: e.row.id });
+            packed.push(packEventText(e.row.raw));
+          }
         }, true);
         if (!running()) return;
       }
-      this.planned = { events, prepared: { events, plan: compactPlan(plan) } };
+      this.planned = { events, prepared: { events, plan: compactPlan(plan), packed } };
       this.counts.plannedAhead++;
     } catch {
       this.planned = null;

@@ -1,4 +1,5 @@
 import type { Executor } from '../graph/executor';
+import { eventText } from '../graph/event-text';
 import { Query } from '../graph/queries';
 import { idPrefix } from '../ids';
 import { EntityKind } from '../lineage/types';
@@ -47,8 +48,9 @@ export async function reproject(
   state.total = count?.events ?? 0;
   let after = '';
   for (;;) {
-    const page = await executor.read<{ id: string; raw: string }>(Query.EventsPage, { ...selection, after, limit: pageSize });
-    if (page.length === 0) break;
+    const rows = await executor.read<{ id: string; raw: unknown }>(Query.EventsPage, { ...selection, after, limit: pageSize });
+    if (rows.length === 0) break;
+    const page = rows.map((r) => ({ id: r.id, raw: eventText(r.raw) ?? '' }));
     const { invalid } = await projectStored(executor, page, rules);
     state.replayed += page.length;
     state.invalid += invalid;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { packEventText } from '../graph/event-text';
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { METADATA_COLUMNS } from '../lineage/metadata-columns';
@@ -22,7 +23,7 @@ import { refreshJobVersions, type RunIo } from './versions';
 export async function storeAndProject(tx: TxRunner, prepared: PreparedBatch): Promise<Set<string>> {
   const projectedAt = new Date().toISOString();
   const stored = tx.run<{ id: string; created: boolean }>(Query.StoreEvents, {
-    events: prepared.events.map((e) => ({ ...e.row, projectedAt })),
+    events: prepared.events.map((e, i) => ({ ...e.row, raw: prepared.packed?.[i] ?? packEventText(e.row.raw), projectedAt })),
     token: randomUUID(),
     receivedAt: new Date().toISOString(),
   });

@@ -1,5 +1,6 @@
 import { notFound } from '../errors';
 import type { Executor, TxRunner } from '../graph/executor';
+import { eventText } from '../graph/event-text';
 import { parseJsonProperty } from '../graph/mappers';
 import { Query } from '../graph/queries';
 import { datasetId, derivedUuid, fieldId, jobId, runId } from '../ids';
@@ -133,13 +134,13 @@ export class MarquezService {
    */
   async runFacets(uuid: string, type: 'JOB' | 'RUN'): Promise<Json> {
     const id = runId(uuid);
-    const rows = await this.executor.read<{ raw: string }>(Query.MarquezRunEvents, { runId: id, limit: MAX_RUN_EVENTS });
+    const rows = await this.executor.read<{ raw: unknown }>(Query.MarquezRunEvents, { runId: id, limit: MAX_RUN_EVENTS });
     if (rows.length === 0) {
       if ((await this.runsById([id])).size === 0) throw notFound(`Run '${uuid}' not found.`);
     }
     const facets: Json = {};
     for (const { raw } of rows) {
-      const event = parseJsonProperty(raw) as { job?: { facets?: Json }; run?: { facets?: Json } } | null;
+      const event = parseJsonProperty(eventText(raw)) as { job?: { facets?: Json }; run?: { facets?: Json } } | null;
       const sent = type === 'JOB' ? event?.job?.facets : event?.run?.facets;
       if (sent && typeof sent === 'object') Object.assign(facets, sent);
     }
@@ -187,13 +188,13 @@ export class MarquezService {
    */
   private async writtenFacets(dsId: string, runIds: string[]): Promise<Map<string, Json>> {
     if (runIds.length === 0) return new Map();
-    const rows = await this.executor.read<{ runId: string; raws: string[] }>(Query.MarquezEventsOfRuns, { runIds, limit: MAX_RUN_EVENTS });
+    const rows = await this.executor.read<{ runId: string; raws: unknown[] }>(Query.MarquezEventsOfRuns, { runIds, limit: MAX_RUN_EVENTS });
     const out = new Map<string, Json>();
     for (const { runId: run, raws } of rows) {
       const facets: Json = {};
       for (const raw of raws) {
         type Io = { namespace?: unknown; name?: unknown; facets?: unknown; inputFacets?: unknown };
-        const event = parseJsonProperty(raw) as { inputs?: Io[]; outputs?: Io[] } | null;
+        const event = parseJsonProperty(eventText(raw)) as { inputs?: Io[]; outputs?: Io[] } | null;
         const list = (x: Io[] | undefined) => (Array.isArray(x) ? x : []);
         // As Marquez merges them: the output's dataset facets, then what the same run read of it
         // (a MERGE reads its target too), dataset facets and input facets (inputStatistics).
@@ -278,8 +279,8 @@ export class MarquezService {
 
   /** Events in [after, before), RunEvents listed; the total counts every stored event in the window. */
   async events(after: string, before: string, asc: boolean, page: Page): Promise<{ events: unknown[]; totalCount: number }> {
-    const [row] = await this.executor.read<{ total: number; raws: string[] }>(Query.MarquezEventsPage, { after, before, asc, skip: page.offset, limit: page.limit });
-    return { events: (row?.raws ?? []).map((r) => parseJsonProperty(r)), totalCount: row?.total ?? 0 };
+    const [row] = await this.executor.read<{ total: number; raws: unknown[] }>(Query.MarquezEventsPage, { after, before, asc, skip: page.offset, limit: page.limit });
+    return { events: (row?.raws ?? []).map((r) => parseJsonProperty(eventText(r))), totalCount: row?.total ?? 0 };
   }
 
   async statsEvents(buckets: { start: string; end: string }[]): Promise<Json[]> {
