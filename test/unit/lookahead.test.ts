@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { packEventText } from '../../src/graph/event-text';
 import { prepareBatch } from '../../src/ingest/ingestor';
 import { Lookahead, writable } from '../../src/ingest/lookahead';
 import { NO_RULES } from '../../src/ingest/naming';
@@ -47,7 +48,7 @@ describe('lookahead: the next batch read and planned while a transaction runs', 
     assert.deepEqual(ahead.counts, { readBacks: 4, readAhead: 1, plannedAhead: 2, planUsed: 0 });
   });
 
-  it('hands out a plan only for the very events it was made from, and it is the plan prepareBatch makes', async () => {
+  it('hands out a plan only for the very events it was made from, and it is the plan prepareBatch makes, with the texts packed', async () => {
     const events = decodeRecords(records(230));
     const ahead = new Lookahead(NO_RULES);
     await ahead.plan(events, always);
@@ -57,7 +58,10 @@ describe('lookahead: the next batch read and planned while a transaction runs', 
     await ahead.plan(events, always);
     const prepared = ahead.takePlan(writable(events));
     assert.ok(prepared);
-    assert.deepEqual(prepared, prepareBatch(writable(events), NO_RULES));
+    const { packed, ...planned } = prepared;
+    assert.deepEqual(planned, prepareBatch(writable(events), NO_RULES));
+    // The texts packed with it, as the transaction would pack them itself (write-plan.ts storeAndProject).
+    assert.deepEqual(packed, writable(events).map((e) => packEventText(e.row.raw)));
     assert.equal(ahead.takePlan(writable(events)), null, 'once');
     assert.equal(ahead.counts.planUsed, 1);
   });
