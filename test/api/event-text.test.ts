@@ -12,6 +12,7 @@ import { uniquePrefix } from '../support/isolate';
  * Marquez API's events and run facets, the sweep of an earlier version's Pending events,
  * re-projection) reads packed events and the text an earlier version stored alike.
  */
+// Times no other test sends, so that each events page holds this file's events.
 let svc: TestService;
 before(async () => {
   svc = await startService();
@@ -31,6 +32,7 @@ describe('the text an Event node keeps', () => {
     const event = runEvent(ns, {
       job: 'wide ü 𝄞',
       runId: uuid,
+      eventTime: '2011-11-11T11:11:11.111Z',
       outputs: ['t'],
       runFacets: { note: { _producer: 'test', _schemaURL: 'test', text: 'ß€ '.repeat(500) } },
       datasetFacets: { t: { schema: { _producer: 'test', _schemaURL: 'test', fields: Array.from({ length: 400 }, (_, i) => ({ name: `c${i}`, type: 'varchar' })) } } },
@@ -45,14 +47,14 @@ describe('the text an Event node keeps', () => {
     const facets = await get(`/api/v1/jobs/runs/${uuid}/facets?type=run`);
     assert.equal(facets.status, 200);
     assert.deepEqual(facets.body.facets, event.run.facets);
-    const events = await get('/api/v1/events/lineage?after=2024-05-01T11:59:59.000Z&before=2024-05-01T12:00:01.000Z&limit=1000');
+    const events = await get('/api/v1/events/lineage?after=2011-11-11T11:11:11.000Z&before=2011-11-11T11:11:12.000Z&limit=1000');
     assert.deepEqual(events.body.events.find((e: { job: { namespace: string } }) => e.job.namespace === ns), event);
   });
 
   it('stored as a string by an earlier version, reads the same: Marquez API, and a Pending event projected', async () => {
     const ns = uniquePrefix('event-text-old');
     const uuid = randomUUID();
-    const event = runEvent(ns, { job: 'old', runId: uuid, outputs: ['t'], eventTime: '2024-05-02T12:00:00.000Z', runFacets: { note: { _producer: 'test', _schemaURL: 'test', text: 'älter' } } });
+    const event = runEvent(ns, { job: 'old', runId: uuid, outputs: ['t'], eventTime: '2011-11-12T11:11:11.111Z', runFacets: { note: { _producer: 'test', _schemaURL: 'test', text: 'älter' } } });
     const id = `event:${uniquePrefix('old-text')}`;
     await svc.app.driver.executeQuery(
       "CREATE (e:Event:Pending {id: $id, kind: 'RunEvent', eventType: 'COMPLETE', eventTime: $time, runId: $runId, jobId: $jobId, raw: $raw, receivedAt: '2000-01-01T00:00:00.000Z'})",
@@ -65,7 +67,7 @@ describe('the text an Event node keeps', () => {
     }
     assert.equal(typeof (await storedRaw(id)), 'string', 'left as it was stored');
     assert.deepEqual((await get(`/api/v1/jobs/runs/${uuid}/facets?type=run`)).body.facets, event.run.facets);
-    const events = await get('/api/v1/events/lineage?after=2024-05-02T11:59:59.000Z&before=2024-05-02T12:00:01.000Z&limit=1000');
+    const events = await get('/api/v1/events/lineage?after=2011-11-12T11:11:11.000Z&before=2011-11-12T11:11:12.000Z&limit=1000');
     assert.deepEqual(events.body.events.find((e: { job: { namespace: string } }) => e.job.namespace === ns), event);
   });
 });
