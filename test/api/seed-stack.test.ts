@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { datasetId, fieldId, jobId } from '../../src/ids';
@@ -11,6 +10,7 @@ import { SqlParsePool } from '../../src/sql/parse-pool';
 import { startService, type TestService } from '../support/app';
 import { repoRoot } from '../support/corpus';
 import { rng, shuffle } from '../support/generate';
+import { scratchDir } from '../support/scratch';
 import { seedDelivery, type SeedDelivery } from '../support/seed-stack';
 
 /**
@@ -242,7 +242,7 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
 
   it('with the suggested rules in force: the trace goes on through Flink and Debezium to the source table, and the blast radius of the table reaches the summary', async () => {
     const next = seedDelivery(randomBytes(3).toString('hex'));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-rules-'));
+    const dir = scratchDir('seed-rules-');
     const file = path.join(dir, 'rules.json');
     fs.writeFileSync(file, JSON.stringify(rulesFor(a, next), null, 2));
     const ruled = await startService({ TRIBUTARY_IDENTITY_RULES: file });
@@ -283,7 +283,7 @@ describe('the seed pipeline on real producers (Debezium, openlineage-flink, open
 
   it("with the Kafka rule only and evidence ALL: the trace crosses from Spark to Flink on the table Spark's SQL reads (DECLARED), and on to the source table; by default it stops where Spark's events stop", async () => {
     const next = seedDelivery(randomBytes(3).toString('hex'));
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'seed-kafka-rule-'));
+    const dir = scratchDir('seed-kafka-rule-');
     const file = path.join(dir, 'rules.json');
     // Only the rule that joins the broker's two host names: the Iceberg table's two names stay apart.
     const rules = Object.fromEntries(Object.entries(rulesFor(a, next)).map(([k, v]) => [k, v.filter((r) => !JSON.stringify(r).includes('orders_by_country'))]));

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID as randomUUIDv4 } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -14,6 +13,7 @@ import { startService, type TestService } from '../support/app';
 import { launchBrowser } from '../support/browser';
 import { docsOf, isAccepted, manifest, repoRoot } from '../support/corpus';
 import { crossEngine, type CrossEngine } from '../support/cross-engine';
+import { scratchDir } from '../support/scratch';
 import { seedDelivery, type SeedDelivery } from '../support/seed-stack';
 
 /**
@@ -34,7 +34,7 @@ before(async () => {
   scenario = crossEngine(`b${randomBytes(3).toString('hex')}`);
   // The rules lineageBreaks suggests for the scenario (its API test shows them suggested): with them
   // the trace crosses the Iceberg table's two names and reaches the source table.
-  const rules = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'explorer-rules-')), 'rules.json');
+  const rules = path.join(scratchDir('explorer-rules-'), 'rules.json');
   fs.writeFileSync(rules, JSON.stringify(scenario.identityRules));
   svc = await startService({ TRIBUTARY_IDENTITY_RULES: rules });
   seed = seedDelivery(`b${randomBytes(3).toString('hex')}`);

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config';
 import { aotCacheKey, aotCacheUsed, keepRecordedCache, planAotCache, type AotCacheInputs } from '../../src/graph/embedded/aot-cache';
 import { provision } from '../../src/graph/embedded/provision';
+import { scratchDir } from '../support/scratch';
 
 /** Which flags a start passes for the JVM's AOT cache, and what happens to its files (aot-cache.ts). */
 
-const scratch = () => fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-aot-'));
+const scratch = () => scratchDir('tributary-aot-');
 const inputs = (dir: string, over: Partial<AotCacheInputs> = {}): AotCacheInputs => ({
   setting: 'auto',
   javaMajor: 25,

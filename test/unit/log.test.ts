@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { createLogger, LOG_BACKLOG_BYTES, logLoss, stderrDestination } from '../../src/log';
+import { scratchDir } from '../support/scratch';
 
 describe('log destination', () => {
   it('writes each line as it is logged', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tributary-log-')), 'log');
+    const file = path.join(scratchDir('tributary-log-'), 'log');
     const fd = fs.openSync(file, 'w');
     try {
       createLogger('info', 't', stderrDestination(fd)).info('hello', { n: 1 });
