@@ -9,7 +9,8 @@ import { Executor } from './graph/executor';
 import { loadQueries } from './graph/queries';
 import { readPlanCounters } from './graph/plan-cache';
 import { PlanCompileWatch, StatementNames } from './graph/plan-compiles';
-import { MIN_DIVERGENT_COUNT, PlanRefresher, signature, UsedShapes } from './graph/plan-refresher';
+import { MIN_DIVERGENT_COUNT, NEO4J_OWN_CHECK, PlanRefresher } from './graph/plan-refresher';
+import { signature, UsedShapes } from './graph/used-shapes';
 import { secondPassQueries, warmUpPlans, warmUpShapes, warmUpTransactions, type WarmUpResult } from './graph/warmup';
 import { warmUpRuns } from './graph/warmup-runs';
 import { readTls } from './http/tls';
@@ -190,6 +191,7 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
           texts: queries,
           minCount: MIN_DIVERGENT_COUNT,
           onRefreshed: () => metrics?.plansRefreshed.inc(),
+          neo4jCheck: NEO4J_OWN_CHECK,
         })
       : null;
     refresher?.start();

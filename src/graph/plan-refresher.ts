@@ -1,8 +1,8 @@
-import neo4j from 'neo4j-driver';
 import type { Logger } from '../log';
 import type { Executor } from './executor';
 import { pauseAsLongAs } from './pace';
 import { Query } from './queries';
+import type { Shape, UsedShapes } from './used-shapes';
 
 /**
  * Plan refresher: takes Neo4j's stale-plan replanning off the request path.
@@ -24,100 +24,20 @@ import { Query } from './queries';
  * Neo4j's own default) from the reading it was last planned against: a graph where only runs and
  * events grow replans the statements that read runs, not the lineage expansions over datasets and
  * fields. A shape the warm-up compiled but nothing has run yet is left until its first run: that
- * run uses the plan as it is (Neo4j checks its own plans hourly here, at 0.95: it compiles nothing
- * unless a statistic grew twentyfold since and the plan is an hour old), and
- * the next check replans it if its statistics moved since the warm-up. Replanning every warmed
- * shape at each refresh cost a growing store's ingestion as much as it cost the shapes in use
- * (126 plans a pass in `bench:marquez`, of which about 30 were run). One at a time, each followed
+ * run uses the plan as it is, and the next check replans it if its statistics moved since the
+ * warm-up. Replanning every warmed shape at each refresh cost a growing store's ingestion as much
+ * as it cost the shapes in use (126 plans a pass in `bench:marquez`, of which about 30 were run).
+ * Except where Neo4j would replan it itself on that first run (`neo4jCheck`: Neo4j, set as the
+ * refresher needs, checks a plan an hour after it was planned, at 0.95, that is once a statistic grew twentyfold):
+ * such a shape is replanned here from `leadMs` before that hour, once its statistics diverged
+ * that far (`bench:marquez -- M` met 7 such replans on the Marquez API's first pages, the store
+ * grown from empty since the warm-up an hour before); so is a shape that ran, where a statistic
+ * under MIN_DIVERGENT_COUNT is what grew. One at a time, each followed
  * by a pause as long as itself, so a refresh takes at most about half a core. A statement that ran after a write in its
  * transaction is replanned that way too (ExplainOptions.afterWrite: Neo4j caches its plan apart).
  * Neo4j's own check stays as the hourly net for what the refresher does not know of (shapes past
  * UsedShapes' maximum).
  */
-
-/** A query and the types of its parameters: what Neo4j caches a plan for. */
-export interface Shape {
-  query: Query;
-  /** The parameters of one call, with every list cut to its first element (the plan ignores sizes). */
-  params: Record<string, unknown>;
-  write: boolean;
-  /** Run after a write in its transaction: Neo4j caches that plan apart (ExplainOptions.afterWrite). */
-  afterWrite: boolean;
-}
-
-/** The shapes the executor ran or the warm-up compiled, at most `max` (the rest are counted, not kept). */
-export class UsedShapes {
-  private readonly shapes = new Map<string, Shape>();
-  /** Keys of the kept shapes that have run (not only been compiled by the warm-up). */
-  private readonly ran = new Set<string>();
-  /** Calls whose shape was not kept because `max` were already (a shape met again counts again). */
-  dropped = 0;
-
-  constructor(private readonly max = 2_000) {}
-
-  /**
-   * True when the shape is new (kept, or not kept past `max`). `ran`: the shape ran (false: the
-   * warm-up only compiled it). Health probes (health/*.cypher) are not kept: they are not on any
-   * user's path.
-   */
-  record(query: Query, params: Record<string, unknown>, write: boolean, afterWrite = false, ran = true): boolean {
-    if (query.startsWith('health/')) return false;
-    const key = `${query}|${write ? 'w' : 'r'}${afterWrite ? 'a' : ''}|${signature(params)}`;
-    if (this.shapes.has(key)) {
-      if (ran) this.ran.add(key);
-      return false;
-    }
-    if (this.shapes.size >= this.max) {
-      this.dropped++;
-      return true;
-    }
-    this.shapes.set(key, { query, params: sample(params), write, afterWrite });
-    if (ran) this.ran.add(key);
-    return true;
-  }
-
-  /** Whether the shape of this key (as `keyed` gives it) has run. */
-  hasRun(key: string): boolean {
-    return this.ran.has(key);
-  }
-
-  get size(): number {
-    return this.shapes.size;
-  }
-
-  list(): Shape[] {
-    return [...this.shapes.values()];
-  }
-
-  /** The shapes with their keys (query, write mode and signature). */
-  keyed(): [string, Shape][] {
-    return [...this.shapes.entries()];
-  }
-}
-
-/** The parameter types Neo4j keys a plan by, as a string: one tag per parameter, by name. */
-export function signature(params: Record<string, unknown>): string {
-  return Object.keys(params)
-    .sort()
-    .map((k) => `${k}:${typeTag(params[k], 0)}`)
-    .join(',');
-}
-
-function typeTag(v: unknown, depth: number): string {
-  if (v === null || v === undefined) return 'n';
-  if (typeof v === 'string') return 's';
-  if (typeof v === 'number') return 'f';
-  if (typeof v === 'boolean') return 'b';
-  if (typeof v === 'bigint' || neo4j.isInt(v)) return 'i';
-  if (Array.isArray(v)) return v.length === 0 ? 'L-' : depth > 2 ? 'L' : `L${typeTag(v[0], depth + 1)}`;
-  if (typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return 'M';
-  return `o${(v as object).constructor?.name ?? ''}`;
-}
-
-/** `params` with each top-level list cut to its first element (a plan cached without parameter sizes serves any size). */
-function sample(params: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v.slice(0, 1) : v]));
-}
 
 /**
  * Statistics by key: `n:<label>`, `r:<start>:<type>:<end>`, and per index `is:` its size and `iu:`
@@ -201,7 +121,25 @@ export interface PlanRefresherOptions {
   minCount?: number;
   /** Told each plan the refresher compiled (tributary_plans_refreshed_total). */
   onRefreshed?: () => void;
+  /**
+   * Neo4j's own staleness check, where it is known (NEO4J_OWN_CHECK): any shape, run or not, is
+   * replanned from `afterMs - leadMs` after it was planned once a statistic its query names
+   * diverged past `threshold` (no floor: Neo4j has none), as Neo4j would on its next use. Absent:
+   * shapes not run wait for their first run, and statistics under `minCount` are Neo4j's to check.
+   */
+  neo4jCheck?: { afterMs: number; threshold: number; leadMs: number };
+  /** The clock (milliseconds), for tests. */
+  now?: () => number;
 }
+
+/**
+ * Neo4j's own check of its cached plans as the refresher needs it set (the embedded Neo4j's
+ * tools/neo4j/Launcher.java, docker-compose.yml, README for a server of one's own:
+ * `dbms.cypher.min_replan_interval` one hour, `dbms.cypher.statistics_divergence_threshold` 0.95),
+ * and how long before it the refresher takes over a shape that has not run (a quarter of an hour:
+ * well past a check's interval and a pass's length).
+ */
+export const NEO4J_OWN_CHECK = { afterMs: 3_600_000, threshold: 0.95, leadMs: 900_000 } as const;
 
 export class PlanRefresher {
   private timer?: NodeJS.Timeout;
@@ -209,6 +147,8 @@ export class PlanRefresher {
   private latest: Statistics | null = null;
   /** The reading each shape (by UsedShapes key) was last planned against. */
   private readonly plannedAt = new Map<string, Statistics>();
+  /** When each shape was last planned, as far as the refresher knows (first seen, or replanned). */
+  private readonly plannedTime = new Map<string, number>();
   /** Which statistics count for a query: those its text names. */
   private readonly relevance = new Map<Query, (key: string) => boolean>();
   private busy: Promise<void> | null = null;
@@ -252,9 +192,10 @@ export class PlanRefresher {
   }
 
   /**
-   * One check: the first reading becomes the baseline; then the shapes whose own statistics
-   * diverged past `threshold` since they were planned are re-planned, each taking this reading as
-   * its new baseline once done. Never rejects; a check while one runs is skipped. Resolves with
+   * One check: the first reading becomes the baseline; then the shapes that ran whose own
+   * statistics diverged past `threshold` since they were planned are re-planned, and with
+   * `neo4jCheck` any that Neo4j's own check would soon replan on its next use, each taking this reading
+   * as its new baseline once done. Never rejects; a check while one runs is skipped. Resolves with
    * what it did ('failed': a pass cut short, its shapes left are tried again at the next check).
    */
   check(): Promise<'baseline' | 'fresh' | 'refreshed' | 'busy' | 'failed'> {
@@ -270,9 +211,21 @@ export class PlanRefresher {
           return;
         }
         const shapes = this.shapes.keyed();
-        for (const [key] of shapes) if (!this.plannedAt.has(key)) this.plannedAt.set(key, previous);
+        const time = this.clock();
+        for (const [key] of shapes) {
+          if (this.plannedAt.has(key)) continue;
+          this.plannedAt.set(key, previous);
+          this.plannedTime.set(key, time);
+        }
         const ran = shapes.filter(([key]) => this.shapes.hasRun(key));
-        const stale = staleShapes(ran, (key) => this.plannedAt.get(key)!, now, (q) => this.relevantTo(q), this.options);
+        const at = (key: string) => this.plannedAt.get(key)!;
+        const stale = staleShapes(ran, at, now, (q) => this.relevantTo(q), this.options);
+        const check = this.options.neo4jCheck;
+        if (check) {
+          const replanning = new Set(stale.map((s) => s.key));
+          const due = shapes.filter(([key]) => !replanning.has(key) && time - this.plannedTime.get(key)! >= check.afterMs - check.leadMs);
+          stale.push(...staleShapes(due, at, now, (q) => this.relevantTo(q), { threshold: check.threshold }));
+        }
         if (stale.length === 0) return;
         outcome = (await this.refresh(stale, now)) ? 'refreshed' : 'failed';
       } catch (err) {
@@ -285,6 +238,10 @@ export class PlanRefresher {
     });
     this.busy = busy;
     return busy.then(() => outcome);
+  }
+
+  private clock(): number {
+    return this.options.now?.() ?? Date.now();
   }
 
   private relevantTo(query: Query): ((key: string) => boolean) | undefined {
@@ -310,6 +267,7 @@ export class PlanRefresher {
         await this.executor.explain(shape.query, shape.params, shape.write, { force: true, afterWrite: shape.afterWrite });
         plans++;
         this.plannedAt.set(key, now);
+        this.plannedTime.set(key, this.clock());
         this.options.onRefreshed?.();
       } catch (err) {
         if (this.stopped) break;
@@ -322,6 +280,7 @@ export class PlanRefresher {
         failed++;
         // Planned against this reading all the same: a shape that fails to EXPLAIN is not retried at every check.
         this.plannedAt.set(key, now);
+        this.plannedTime.set(key, this.clock());
         this.log.warn('plan refresh failed', { query: shape.query, error: err });
       }
       await pauseAsLongAs(started);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { readPlanCounters } from '../../src/graph/plan-cache';
 import { Executor } from '../../src/graph/executor';
-import { PlanRefresher, UsedShapes } from '../../src/graph/plan-refresher';
+import { PlanRefresher } from '../../src/graph/plan-refresher';
+import { UsedShapes } from '../../src/graph/used-shapes';
 import neo4j from 'neo4j-driver';
 import { loadQueries, Query } from '../../src/graph/queries';
 import { datasetId } from '../../src/ids';
@@ -81,6 +82,40 @@ describe('plan refresher (against Neo4j)', () => {
     shapes.record(expand.query, expand.params, expand.write, expand.afterWrite);
     assert.equal(await refresher.check(), 'refreshed', 'run since: replanned, as the statistics moved since its warm-up');
     assert.equal(refresher.counts.plans, 1);
+    assert.equal(refresher.counts.failed, 0);
+  });
+
+  it("replans a shape not yet run before Neo4j's own hourly check would, on a request, once its statistics diverged that far", async () => {
+    const ns = uniquePrefix('plan-refresher-due');
+    assert.equal((await svc.postEvent(runEvent(ns, { job: 'load', inputs: ['raw'], outputs: ['clean'] }))).status, 201);
+    const lineage = await svc.graphql(`query($id: ID!) { lineage(nodeId: $id, direction: UPSTREAM, depth: 3) { nodes { id } } }`, { id: datasetId(ns, 'clean') });
+    assert.equal(lineage.errors, undefined, JSON.stringify(lineage.errors));
+    const expand = svc.app.refresher!.shapes.list().find((s) => s.query === Query.ExpandUpstream)!;
+    const shapes = new UsedShapes();
+    shapes.record(expand.query, expand.params, expand.write, expand.afterWrite, false);
+    let clock = 0;
+    // Threshold 0: the shared database only grows, so every reading has diverged from the one before.
+    const neo4jCheck = { afterMs: 3_600_000, threshold: 0, leadMs: 900_000 };
+    const refresher = new PlanRefresher(svc.app.executor, shapes, createLogger('error'), { intervalMs: 3_600_000, threshold: 0, neo4jCheck, now: () => clock });
+    const grow = async () => assert.equal((await svc.postEvent(runEvent(ns, { job: 'load', inputs: ['raw'], outputs: ['clean'] }))).status, 201);
+    assert.equal(await refresher.check(), 'baseline');
+    await grow();
+    assert.equal(await refresher.check(), 'fresh', 'first seen now: an hour before Neo4j checks it');
+    clock = 2_699_999;
+    await grow();
+    assert.equal(await refresher.check(), 'fresh', 'not yet within the lead of that hour');
+    assert.equal(refresher.counts.plans, 0);
+    clock = 2_700_000;
+    await grow();
+    assert.equal(await refresher.check(), 'refreshed', 'within a quarter of an hour of the check, diverged: replanned, though it never ran');
+    assert.equal(refresher.counts.plans, 1);
+    clock = 5_399_999;
+    await grow();
+    assert.equal(await refresher.check(), 'fresh', 'replanned at 2,700,000: its hour starts again');
+    clock = 5_400_000;
+    await grow();
+    assert.equal(await refresher.check(), 'refreshed');
+    assert.equal(refresher.counts.plans, 2);
     assert.equal(refresher.counts.failed, 0);
   });
 

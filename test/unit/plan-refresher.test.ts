@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import neo4j from 'neo4j-driver';
-import { divergence, MIN_DIVERGENT_COUNT, namedBy, signature, staleShapes, UsedShapes, type Statistics } from '../../src/graph/plan-refresher';
+import { divergence, MIN_DIVERGENT_COUNT, namedBy, staleShapes, type Statistics } from '../../src/graph/plan-refresher';
+import { signature, UsedShapes } from '../../src/graph/used-shapes';
 import { Query } from '../../src/graph/queries';
 
 describe('plan refresher: the shapes it keeps', () => {
