@@ -65,6 +65,18 @@ export const fieldId = (namespace: string, name: string, field: string): string 
 export const fieldOfDataset = (dsId: string, field: string): string =>
   `${PREFIX.FIELD}:${dsId.slice(PREFIX.DATASET.length + 1)}:${escapeComponent(field)}`;
 
+/**
+ * An id no node has (every id starts with its kind), sent in place of an empty id list. Neo4j
+ * caches a plan per parameter types, and an empty list is a type apart from a list of strings: a
+ * query taking dataset and job ids would need a plan for datasets only, one for jobs only and one
+ * for both; with empty lists sent as [NO_NODE_ID], one serves all three (the query matches its
+ * ids against nodes, and this one matches nothing).
+ */
+export const NO_NODE_ID = '';
+
+/** `ids`, or [NO_NODE_ID] when empty (see NO_NODE_ID). */
+export const idsOrNone = (ids: string[]): string[] => (ids.length > 0 ? ids : [NO_NODE_ID]);
+
 /** Internal id of a job version (not a GraphQL lookup key): job id + '#' + hash of IO and code. */
 export const jobVersionId = (jid: string, hash: string): string => `${jid}#${hash}`;
 

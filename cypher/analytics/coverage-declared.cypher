@@ -3,9 +3,9 @@
 //   (no current PRODUCES to the dataset or a SYMLINKed name of it), one per logical dataset (SYMLINKed
 //   names count once). Coverage counts them apart
 //   (declaredEdges), never as reported lineage. Scope as in coverage-summary.cypher.
-// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL)
+// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; '' for ALL)
 // Columns: jobId, engine, namespace, declaredEdges (integer, > 0); by jobId
-// Warm-up: [{"scope": ["ALL"], "value": [null]}, {"scope": ["ENGINE"], "value": ["-"]}]
+// Warm-up: {"scope": ["ALL"], "value": [""]}
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job)-[:PARSED_AS]->(:SqlParse) WHERE j.namespace IS NOT NULL RETURN j

@@ -8,11 +8,11 @@
 //   Scope: ALL (every job, through the namespace index), NAMESPACE, JOB (an id) or ENGINE.
 //   readsNothing: the job has no current input (a CREATE TABLE, a seed, a generator); collected:
 //   its lineage was collected by Tributary (collectedBy), not reported by a producer.
-// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL),
+// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; '' for ALL),
 //   $limit: maximum edges
 // Columns: jobId, readsNothing, collected, namespace, engine, datasetId, current, firstSeen, lastSeen, outputFields, fieldsWithInputs,
 //   cllFirstSeen, cllLastSeen (null when no column lineage)
-// Warm-up: [{"scope": ["ALL"], "value": [null], "limit": [1]}, {"scope": ["ENGINE"], "value": ["-"], "limit": [1]}]
+// Warm-up: {"scope": ["ALL"], "value": [""], "limit": [1]}
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j

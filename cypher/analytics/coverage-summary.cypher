@@ -8,10 +8,10 @@
 //   generator) have no lineage to report at any level: counted apart (noInputEdges), not in the rest;
 //   so are those of a job whose lineage Tributary collected (collectedBy: the Kafka Connect
 //   collector), which no producer reports (collectedEdges).
-// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL)
+// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; '' for ALL)
 // Columns: engine, namespace, allEdges, legacy, edges, columnLevel, outputFields, fieldsWithInputs, noInputEdges,
 //   collectedEdges (integers)
-// Warm-up: [{"scope": ["ALL"], "value": [null]}, {"scope": ["ENGINE"], "value": ["-"]}]
+// Warm-up: {"scope": ["ALL"], "value": [""]}
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j

@@ -16,14 +16,13 @@
 //   Scope: ALL, NAMESPACE, JOB (an id) or ENGINE, chosen as in coverage-edges.cypher.
 //   The runs' full reports (schema fields, column-lineage pairs) are not read here, only whether
 //   they exist: a diff reads them for the few edges whose runs differ (run-reports.cypher).
-// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (null for ALL), $at (ISO time or null),
+// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value ('' for ALL), $at (ISO time or null),
 //   $limit: maximum rows
 // Columns: jobId, namespace, engine, direction ('INPUT' | 'OUTPUT'), datasetId, runId (null: static edge),
 //   recorded (the run's report of the dataset exists); OUTPUT rows also (else null): decidedRunId,
 //   decidedRecorded, cllFields, cllWhole, reportedFields (distinct fields in the run's schema and the
 //   deciding run's column lineage), anyCll, anyFields, anyWithInputs. Ordered by jobId, direction, datasetId.
-// Warm-up pass: second (a diff compares two times, a time travel like lineage asOf)
-// Warm-up: [{"scope": ["ALL"], "value": [null], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}, {"scope": ["JOB"], "value": ["-"], "at": [null, "2000-01-01T00:00:00.000Z"], "limit": [1]}]
+// Warm-up: {"scope": ["ALL"], "value": [""], "at": ["2000-01-01T00:00:00.000Z", null], "limit": [1]}
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.namespace IS NOT NULL RETURN j

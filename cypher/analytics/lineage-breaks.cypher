@@ -7,7 +7,7 @@
 // Columns: id, namespace, name, role ('SOURCE' | 'SINK' | 'THROUGH'), jobs: up to 5 reader (SOURCE) or
 //   writer (SINK, THROUGH) job ids, engines: their engines, aliases: SYMLINKed dataset ids,
 //   rawNames: the spellings producers sent (`namespace|name`, before normalisation); by id
-// Warm-up: {"namespace": [null, "-"], "limit": [1]}
+// Warm-up: [{"namespace": [null], "limit": [1]}, {"namespace": ["-"], "limit": [1]}]
 CALL () {
   WITH 1 AS one WHERE $namespace IS NULL
   MATCH (d:Dataset) WHERE d.namespace IS NOT NULL RETURN d

@@ -2,10 +2,10 @@
 //   e.g. a Kafka Connect connector of a class the collector does not map), retired jobs left out;
 //   most recently seen first, then by id; at most $limit, and how many there are.
 //   Scope: ALL (through the lineageUnknown index), NAMESPACE, JOB (an id) or ENGINE.
-// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; null for ALL),
+// Parameters: $scope ('ALL' | 'NAMESPACE' | 'JOB' | 'ENGINE'), $value (namespace, job id or engine; '' for ALL),
 //   $limit
 // Columns: total (integer), jobs: list of {jobId, namespace, engine, reason, lastSeen}
-// Warm-up: [{"scope": ["ALL"], "value": [null], "limit": [1]}, {"scope": ["NAMESPACE"], "value": ["-"], "limit": [1]}]
+// Warm-up: {"scope": ["ALL"], "value": [""], "limit": [1]}
 CALL () {
   WITH 1 AS one WHERE $scope = 'ALL'
   MATCH (j:Job) WHERE j.lineageUnknown IS NOT NULL RETURN j

@@ -2,12 +2,12 @@
 //   expand-declared-upstream.cypher): dataset → the jobs whose current SQL statement reads it (or a
 //   SYMLINKed name of it), job → the tables its statement writes; resolved STRONG, and only where
 //   the job's events do not report the edge.
-// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind (an empty side as [""], NO_NODE_ID); $limit: maximum rows
 // Columns: fromId, toId (data-flow direction; fromId is the frontier side), type ('FEEDS' | 'PRODUCES'),
 //   firstSeen, lastSeen (null), declared (false), current (true), node: the neighbour {id, kind, namespace,
 //   name}, outputFields, fieldsWithInputs (null), evidence ('DECLARED'), statement: the table as the
 //   statement names it {role, name, line, column}
-// Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1]}], "jobIds": [{"listOf": "-", "sizes": [1]}], "limit": [1]}
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [{"listOf": "-", "sizes": [1]}], "limit": [1]}, {"datasetIds": [{"listOf": "-", "sizes": [1]}], "jobIds": [{"listOf": "-", "sizes": [10, 100, 1000, 10000]}], "limit": [1]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (d:Dataset {id: id})

@@ -4,7 +4,7 @@
 // Parameters: $datasetIds, $jobIds, $limit, $follow: as in expand-downstream.cypher; $asOf: ISO time
 // Columns: as in expand-downstream.cypher
 // Warm-up pass: second
-// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "asOf": ["2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": ["2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}]
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [{"listOf": "-", "sizes": [1]}], "asOf": ["2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}, {"datasetIds": [{"listOf": "-", "sizes": [1]}], "jobIds": [{"listOf": "-", "sizes": [10, 100, 1000, 10000]}], "asOf": ["2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)

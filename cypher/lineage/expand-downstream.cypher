@@ -4,7 +4,7 @@
 //   one logical dataset: their aliases come back as ALIAS rows (same distance) and the readers of
 //   every alias are expanded in this same step. As of a time: expand-downstream-as-of.cypher, a
 //   query apart so that this one, run by every lineage request, plans in a third of the time.
-// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $limit: maximum rows;
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind (an empty side as [""], NO_NODE_ID); $limit: maximum rows;
 //   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'ALIAS' (without ALIAS, symlinked names are not joined),
 //   'COLLECTED' (without it, the edges of jobs whose lineage Tributary collected are left out)
 // Columns: fromId, toId (edge in data-flow direction; for ALIAS: frontier dataset → alias),
@@ -12,7 +12,7 @@
 //   node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}; ALIAS rows first;
 //   outputFields, fieldsWithInputs: PRODUCES only, the coverage figures kept on the edge (null on
 //   other types and on edges written before they were kept), evidence ('REPORTED' | 'COLLECTED': a collected job's edge)
-// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [[]], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}]
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "jobIds": [{"listOf": "-", "sizes": [1]}], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}, {"datasetIds": [{"listOf": "-", "sizes": [1]}], "jobIds": [{"listOf": "-", "sizes": [10, 100, 1000, 10000]}], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "COLLECTED"]]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (:Dataset {id: id})-[e:SYMLINK]-(n:Dataset)

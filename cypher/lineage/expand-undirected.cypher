@@ -4,7 +4,7 @@
 //   of an input, other writers of an output) are reached too. Symlinked names are not joined (no
 //   ALIAS rows). Soft-deleted neighbours (an Annotation whose hiddenAt is at or after the node's
 //   lastSeen) are left out. Current edges only.
-// Parameters: $datasetIds, $jobIds: the frontier, split by kind; $previousIds: the frontier of the
+// Parameters: $datasetIds, $jobIds: the frontier, split by kind (an empty side as [""], NO_NODE_ID); $previousIds: the frontier of the
 //   hop before, whose edges to this frontier were that hop's rows (left out here: the walk meets
 //   each edge once, which halves the rows of a whole-graph answer); $limit: maximum rows;
 //   $follow: edge kinds to follow, of 'FEEDS', 'PRODUCES', 'COLLECTED' (without it, the edges of jobs
@@ -13,7 +13,7 @@
 //   (always null: Marquez's lineage has no edge times, and a 20,000-node answer meets 56,000 rows), declared, current, node: the neighbour {id, kind ('DATASET' | 'JOB'), namespace, name}, evidence ('REPORTED' | 'COLLECTED')
 // One expansion per frontier node over both edge kinds (a dataset's relationship chain, mostly its
 // fields, is walked once, not once per kind); the edge's start node says which way data flows.
-// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 100]}], "jobIds": [[]], "previousIds": [[], {"listOf": "-", "sizes": [1, 100]}], "asOf": [null], "follow": [["FEEDS", "PRODUCES", "COLLECTED"]], "indirect": [true], "metadata": [{"-": ["-"]}], "limit": [1]}, {"datasetIds": [[]], "jobIds": [{"listOf": "-", "sizes": [1, 100]}], "previousIds": [{"listOf": "-", "sizes": [1, 100]}], "asOf": [null], "follow": [["FEEDS", "PRODUCES", "COLLECTED"]], "indirect": [true], "metadata": [{"-": ["-"]}], "limit": [1]}]
+// Warm-up: [{"datasetIds": [{"listOf": "-", "sizes": [1, 100]}], "jobIds": [{"listOf": "-", "sizes": [1]}], "previousIds": [{"listOf": "-", "sizes": [1, 100]}], "asOf": [null], "follow": [["FEEDS", "PRODUCES", "COLLECTED"]], "indirect": [true], "metadata": [{"-": ["-"]}], "limit": [1]}, {"datasetIds": [{"listOf": "-", "sizes": [1]}], "jobIds": [{"listOf": "-", "sizes": [100]}], "previousIds": [{"listOf": "-", "sizes": [1, 100]}], "asOf": [null], "follow": [["FEEDS", "PRODUCES", "COLLECTED"]], "indirect": [true], "metadata": [{"-": ["-"]}], "limit": [1]}]
 CALL () {
   UNWIND $datasetIds AS id
   MATCH (d:Dataset {id: id})-[e:FEEDS|PRODUCES]-(n:Job)

@@ -2,7 +2,7 @@
 //   (derived from their ownership facets), and each job's latest run state (its run with the latest
 //   lastSeen, ties by run id, as nodes/latest-run-of-jobs.cypher). Reads no facet JSON: a wide
 //   table's schema facet is tens of KB, and a walk reaches thousands of datasets.
-// Parameters: $datasetIds: list of dataset ids; $jobIds: list of job ids
+// Parameters: $datasetIds: list of dataset ids; $jobIds: list of job ids (none: [""], NO_NODE_ID)
 // Columns: id, owners (list of strings, empty when none), lastRunState (a job's; null for datasets and
 //   jobs without runs); ids not found are absent
 // Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}], "jobIds": [{"listOf": "-", "sizes": [1, 10, 100, 1000]}]}

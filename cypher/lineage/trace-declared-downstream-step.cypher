@@ -4,12 +4,12 @@
 //   statement writes a table its events do not report: that table's datasets; (b) a job whose
 //   statement reads D, which its events do not list: the job's reported outputs and declared ones.
 //   Every hop is dataset level. Only declarations of the job's current statement.
-// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $limit: maximum rows
+// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids (none: [""]); $limit: maximum rows
 // Columns: fromId (the item), fromKind ('FIELD' | 'DATASET'), toId (the output dataset), jobId, granularity
 //   ('DATASET'), types, subtypes, transformations, reportedId (null), node: the output {id, kind,
 //   namespace, name, datasetId}, evidence ('DECLARED'), declared: {input, output}: the statement's
 //   table for each declared half of the hop, {name, line, column} or null
-// Warm-up: {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1]}], "datasets": [{"listOf": "-", "sizes": [1]}], "limit": [1]}
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 100]}], "datasets": [{"listOf": "-", "sizes": [1]}], "limit": [1]}, {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1]}], "datasets": [{"listOf": "-", "sizes": [100]}], "limit": [1]}]
 CALL () {
   UNWIND $fields AS f
   RETURN f.fieldId AS itemId, 'FIELD' AS kind, f.datasetId AS datasetId

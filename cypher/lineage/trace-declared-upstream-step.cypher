@@ -5,12 +5,12 @@
 //   statement reads a table its events do not list: that table's datasets; (b) a job whose statement
 //   writes D, which its events do not report: the job's reported inputs and declared ones. Every hop
 //   is dataset level. Only declarations of the job's current statement (its SqlParse has j.sqlHash).
-// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $limit: maximum rows
+// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids (none: [""]); $limit: maximum rows
 // Columns: toId (the item), toKind ('FIELD' | 'DATASET'), fromId (the input dataset), jobId, granularity
 //   ('DATASET'), types, subtypes, transformations, reportedId (null), node: the input {id, kind, namespace,
 //   name, datasetId}, metadataColumn (false), evidence ('DECLARED'), declared: {input, output}: the
 //   statement's table for each declared half of the hop, {name, line, column} or null
-// Warm-up: {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1]}], "datasets": [{"listOf": "-", "sizes": [1]}], "limit": [1]}
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 100]}], "datasets": [{"listOf": "-", "sizes": [1]}], "limit": [1]}, {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1]}], "datasets": [{"listOf": "-", "sizes": [100]}], "limit": [1]}]
 CALL () {
   UNWIND $fields AS f
   RETURN f.fieldId AS itemId, 'FIELD' AS kind, f.datasetId AS datasetId

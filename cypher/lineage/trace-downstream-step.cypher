@@ -7,7 +7,7 @@
 //   dependencies are left out; output fields that are metadata columns of their table's format
 //   ($metadata) always. From a dataset item: the output datasets of the jobs that read it.
 //   Readers of SYMLINKed names count as readers. Edges: current ones, or as of $asOf.
-// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $asOf: ISO time or null;
+// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids (none: [""]); $asOf: ISO time or null;
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
 //   'ALIAS' (readers and writers of symlinked names), 'COLLECTED' (the edges of jobs whose lineage
 //   Tributary collected, collectedBy: the Kafka Connect collector); FEEDS and PRODUCES of other jobs are always followed;
@@ -17,7 +17,7 @@
 //   types, subtypes, transformations (JSON or null), reportedId (FIELD hops the job reported under
 //   another name of the item's dataset: the field there; else null), node: the output {id, kind,
 //   namespace, name, datasetId}, evidence ('REPORTED' | 'COLLECTED')
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [{"listOf": "-", "sizes": [1]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1]}], "datasets": [{"listOf": "-", "sizes": [10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})

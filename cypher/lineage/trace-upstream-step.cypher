@@ -6,7 +6,7 @@
 //   hops: field precision lost there). With $indirect false, INDIRECT-only dependencies are left out. From a
 //   dataset item: the input datasets of the jobs that write it (DATASET hops). Writers of SYMLINKed
 //   names of the dataset count as writers. Edges: current ones, or as of $asOf (first seen by then).
-// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids; $asOf: ISO time or null;
+// Parameters: $fields: list of {fieldId, datasetId, name}; $datasets: list of dataset ids (none: [""]); $asOf: ISO time or null;
 //   $limit: maximum rows; $follow: edge kinds to follow, of 'DERIVES', 'INFLUENCES' (without them every hop is dataset level),
 //   'ALIAS' (readers and writers of symlinked names), 'COLLECTED' (the edges of jobs whose lineage
 //   Tributary collected, collectedBy: the Kafka Connect collector); FEEDS and PRODUCES of other jobs are always followed;
@@ -18,7 +18,7 @@
 //   null), node: the input
 //   {id, kind, namespace, name, datasetId}, metadataColumn (the input is a metadata column in $metadata:
 //   the engine leaves such rows out unless asked), evidence ('REPORTED' | 'COLLECTED')
-// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [[]], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [[]], "datasets": [{"listOf": "-", "sizes": [1, 10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
+// Warm-up: [{"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1, 10, 100, 1000, 10000]}], "datasets": [{"listOf": "-", "sizes": [1]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}, {"fields": [{"listOf": {"fieldId": "-", "datasetId": "-", "name": "-"}, "sizes": [1]}], "datasets": [{"listOf": "-", "sizes": [10, 100, 1000, 10000]}], "asOf": [null, "2000-01-01T00:00:00.000Z"], "limit": [1], "follow": [["FEEDS", "PRODUCES", "ALIAS", "DERIVES", "INFLUENCES", "COLLECTED"]], "indirect": [true], "metadata": [{"iceberg": ["_file"]}]}]
 CALL () {
   UNWIND $fields AS item
   MATCH (d:Dataset {id: item.datasetId})

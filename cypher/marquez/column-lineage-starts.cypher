@@ -1,8 +1,9 @@
 // Purpose: where Marquez's column lineage starts (GET /api/v1/column-lineage): every field of a
 //   dataset, one field, or the fields a job currently writes (its current PRODUCES datasets' fields).
-// Parameters: $datasetId, $fieldId, $jobId: one of them set, the others null; $limit: most fields
+// Parameters: $datasetId, $fieldId, $jobId: one of them set, the others '' (NO_NODE_ID: one plan for
+//   all three); $limit: most fields
 // Columns: id, namespace, name, datasetId (one row per field, by id)
-// Warm-up: [{"datasetId": ["-"], "fieldId": [null], "jobId": [null], "limit": [1000]}, {"datasetId": [null], "fieldId": ["-"], "jobId": [null], "limit": [1000]}, {"datasetId": [null], "fieldId": [null], "jobId": ["-"], "limit": [1000]}]
+// Warm-up: {"datasetId": ["-"], "fieldId": [""], "jobId": [""], "limit": [1000]}
 CALL () {
   MATCH (:Dataset {id: $datasetId})-[:HAS_FIELD]->(f:Field) RETURN f
   UNION

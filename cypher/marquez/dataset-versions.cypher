@@ -5,6 +5,7 @@
 // Parameters: $datasetId; $skip, $limit: the page
 // Columns: total (integer), versions: list of {runId (run node id), createdAt, fields: list of schema
 //   paths the run reported (null: not recorded)}
+// Warm-up: {"datasetId": ["-"], "skip": [0], "limit": [100]}
 MATCH (w:Run)-[o:OUTPUT_TO]->(:Dataset {id: $datasetId})
 WITH w, o ORDER BY o.firstSeen DESC, w.id DESC
 WITH collect({runId: w.id, createdAt: o.firstSeen, fields: o.fields}) AS versions

@@ -3,6 +3,7 @@
 //   the datasets it wrote (Marquez's dataset versions).
 // Parameters: $runIds: run node ids; $limit: most events read per run
 // Columns: runId, raws: list of the events' JSON texts as received
+// Warm-up: {"runIds": [{"listOf": "-", "sizes": [1]}], "limit": [1000]}
 UNWIND $runIds AS runId
 CALL (runId) {
   MATCH (e:Event {runId: runId})

@@ -5,6 +5,7 @@
 // Parameters: $after, $before: ISO-8601 UTC times (millisecond precision, as stored); $asc (boolean);
 //   $skip, $limit: the page
 // Columns: total (integer), raws: list of the events' JSON texts as received
+// Warm-up: {"after": ["2000-01-01T00:00:00.000Z"], "before": ["2000-01-02T00:00:00.000Z"], "asc": [false], "skip": [0], "limit": [100]}
 MATCH (e:Event)
 WHERE e.eventTime >= $after AND e.eventTime < $before
 WITH count(e) AS total

@@ -3,6 +3,7 @@
 // Parameters: $jobId; $skip, $limit: the page
 // Columns: id (JobVersion id), firstSeen, inputs, outputs: lists of {namespace, name} ordered by id,
 //   latestRunId (run node id or null)
+// Warm-up: {"jobId": ["-"], "skip": [0], "limit": [100]}
 MATCH (:Job {id: $jobId})-[:HAS_VERSION]->(v:JobVersion)
 WITH v ORDER BY v.lastSeen DESC, v.id DESC
 SKIP toInteger($skip) LIMIT toInteger($limit)

@@ -7,7 +7,7 @@
 // Parameters: $namespace: a namespace or null for all; $states: list of Tributary run states
 //   (START, RUNNING, COMPLETE, FAIL, ABORT, OTHER) or null for all; $skip, $limit: the page
 // Columns: total (integer), ids: list of job ids
-// Warm-up: {"namespace": [null, "-"], "states": [null, ["COMPLETE"]], "skip": [0], "limit": [100]}
+// Warm-up: [{"namespace": [null], "states": [null, ["COMPLETE"]], "skip": [0], "limit": [100]}, {"namespace": ["-"], "states": [null, ["COMPLETE"]], "skip": [0], "limit": [100]}]
 CALL () {
   UNWIND CASE WHEN $namespace IS NULL THEN [true] ELSE [] END AS everyNamespace
   MATCH (j:Job) WHERE j.namespace IS NOT NULL

@@ -4,6 +4,7 @@
 //   Read from the dataset namespace index; grows with the number of datasets.
 // Parameters: $name: one source, or null for all; $skip, $limit: the page
 // Columns: name, connectionUrl (or null), createdAt, updatedAt
+// Warm-up: [{"name": [null], "skip": [0], "limit": [100]}, {"name": ["-"], "skip": [0], "limit": [100]}]
 MATCH (d:Dataset) WHERE d.namespace IS NOT NULL
 WITH coalesce(d.sourceName, 'default') AS name, d
 WHERE $name IS NULL OR name = $name

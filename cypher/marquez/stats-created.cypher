@@ -3,6 +3,7 @@
 //   first before it: cumulative, as Marquez counts them. One pass over the label's namespace index.
 // Parameters: $what: 'jobs', 'datasets' or 'sources'; $ends: list of ISO-8601 UTC bucket ends, oldest first
 // Columns: counts: list of integers, one per end
+// Warm-up: {"what": ["jobs"], "ends": [["2000-01-02T00:00:00.000Z"]]}
 CALL () {
   MATCH (j:Job) WHERE $what = 'jobs' AND j.namespace IS NOT NULL
   RETURN j.firstSeen AS seen

@@ -3,6 +3,7 @@
 //   falls in it. Read from the event time index, one range per bucket.
 // Parameters: $buckets: list of {start, end} ISO-8601 UTC times (millisecond precision), oldest first
 // Columns: start, end, fail, started, complete, abort (integers), one row per bucket in order
+// Warm-up: {"buckets": [[{"start": "2000-01-01T00:00:00.000Z", "end": "2000-01-02T00:00:00.000Z"}]]}
 UNWIND range(0, size($buckets) - 1) AS i
 WITH i, $buckets[i] AS b
 CALL (b) {

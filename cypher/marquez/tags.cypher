@@ -2,6 +2,7 @@
 //   on a job, dataset or field, ordered by name, with their descriptions.
 // Parameters: $skip, $limit: the page
 // Columns: name, description (or null)
+// Warm-up: {"skip": [0], "limit": [100]}
 CALL () {
   MATCH (t:Tag) WHERE t.name IS NOT NULL RETURN t.name AS name, t.description AS description
   UNION

@@ -269,7 +269,7 @@ export class Executor {
    * gives every step `asOf`, `indirect`, `metadata`) met a plan the warm-up had not compiled, whose
    * `// Warm-up:` line declares only what the query uses.
    */
-  private only(query: Query, params: Record<string, unknown>): Record<string, unknown> {
+  only(query: Query, params: Record<string, unknown>): Record<string, unknown> {
     const used = this.parameters[query];
     if (!used) return params;
     const keys = Object.keys(params);

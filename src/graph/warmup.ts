@@ -19,11 +19,16 @@ import { executeRuns, type WarmUpRuns } from './warmup-runs';
  * stay declared for a server given by NEO4J_URI.
  *
  * A query file may declare the shapes its callers send, as a header line
- *   // Warm-up: {"datasetIds": [[], {"listOf": "-", "sizes": [1, 10, 100]}], "asOf": [null, "2000-01-01"]}
+ *   // Warm-up: {"datasetIds": [{"listOf": "-", "sizes": [1, 10, 100]}], "asOf": [null, "2000-01-01"]}
  * mapping each parameter to its alternative values (every combination is warmed); an alternative
  * {"listOf": x, "sizes": [...]} stands for lists of x of each size. The line may also hold a JSON
- * list of such maps: the union of their combinations. `warmUpPlans` EXPLAINs each combination once
- * (EXPLAIN compiles and caches the plan, and runs nothing), write queries in write transactions.
+ * list of such maps: the union of their combinations. The first pass (what the default
+ * `TRIBUTARY_PLAN_WARMUP=first` compiles) takes the first combination of each map: so a line lists
+ * first, as maps apart, the shapes that users meet (a dataset's identity and a job's, a namespace
+ * or none), and puts the rarer alternatives after the first value of a map. Lists of node ids are
+ * never empty (NO_NODE_ID in src/ids.ts), which spares a plan per empty-or-not combination.
+ * `warmUpPlans` EXPLAINs each combination once (EXPLAIN compiles and caches the plan, and runs
+ * nothing), write queries in write transactions.
  * The plans Neo4j compiled meanwhile are counted apart (`compiled`, plan-cache.ts; null on a
  * server that does not count them): a combination whose plan is already cached compiles nothing.
  *
@@ -40,7 +45,29 @@ import { executeRuns, type WarmUpRuns } from './warmup-runs';
  * its plans then compile in the second pass (TRIBUTARY_PLAN_WARMUP=all) or at first use.
  */
 
-export type WarmUpShapes = ReadonlyMap<Query, Record<string, unknown>[]>;
+/**
+ * Each query's declared parameter combinations, the first pass's first: one per map of its
+ * `// Warm-up:` line (that map's first combination), then the rest.
+ */
+export class WarmUpShapes extends Map<Query, Record<string, unknown>[]> {
+  private readonly firsts = new Map<Query, number>();
+
+  /** `combos` in order: the first `first` of them are the first pass's. */
+  put(query: Query, combos: Record<string, unknown>[], first = 1): this {
+    this.firsts.set(query, first);
+    return this.set(query, combos);
+  }
+
+  /** The combinations the first pass compiles (none for an undeclared query). */
+  firstPass(query: Query): Record<string, unknown>[] {
+    return (this.get(query) ?? []).slice(0, this.firsts.get(query) ?? 1);
+  }
+
+  /** The combinations only the second pass compiles. */
+  secondPass(query: Query): Record<string, unknown>[] {
+    return (this.get(query) ?? []).slice(this.firsts.get(query) ?? 1);
+  }
+}
 
 /**
  * How a query's plans are warmed: `write` both in a clean write transaction and after a write,
@@ -84,7 +111,7 @@ export function secondPassQueries(texts: QueryTexts): ReadonlySet<Query> {
 
 /** The parameter combinations declared by the `// Warm-up:` header lines. Throws on a bad line. */
 export function warmUpShapes(texts: QueryTexts): WarmUpShapes {
-  const out = new Map<Query, Record<string, unknown>[]>();
+  const out = new WarmUpShapes();
   for (const query of Object.values(Query)) {
     const line = texts[query].split('\n').find((l) => l.startsWith('// Warm-up:'));
     if (!line) continue;
@@ -98,7 +125,8 @@ export function warmUpShapes(texts: QueryTexts): WarmUpShapes {
     if (!products.every((p) => p !== null && typeof p === 'object' && !Array.isArray(p) && Object.values(p).every(Array.isArray))) {
       throw new Error(`${query}.cypher: Warm-up must map each parameter to a list of values (or list such maps)`);
     }
-    out.set(query, (products as Record<string, unknown[]>[]).flatMap(combinations));
+    const each = (products as Record<string, unknown[]>[]).map(combinations).filter((c) => c.length > 0);
+    out.put(query, [...each.map((c) => c[0]!), ...each.flatMap((c) => c.slice(1))], each.length);
   }
   return out;
 }
@@ -116,6 +144,32 @@ function isListSpec(v: unknown): v is { listOf: unknown; sizes: number[] } {
   return v !== null && typeof v === 'object' && 'listOf' in v && 'sizes' in v && Array.isArray((v as { sizes: unknown }).sizes);
 }
 
+/** Where a statement of each kind is EXPLAINed: a write transaction, clean or after a write, or a read transaction. */
+function explainModes(tx: WarmUpTransaction): { write: boolean; afterWrite: boolean }[] {
+  if (tx === 'read') return [{ write: false, afterWrite: false }];
+  if (tx === 'first') return [{ write: true, afterWrite: false }];
+  if (tx === 'after-write') return [{ write: true, afterWrite: true }];
+  return [{ write: true, afterWrite: false }, { write: true, afterWrite: true }];
+}
+
+/**
+ * The shapes the first pass compiles (what `TRIBUTARY_PLAN_WARMUP=first` leaves warm): each
+ * query's first combination, with the parameters the query uses, where its transaction kind runs
+ * it; second-pass queries left out.
+ */
+export function firstPassShapes(
+  executor: Pick<Executor, 'only'>,
+  shapes: WarmUpShapes,
+  transactions: ReadonlyMap<Query, WarmUpTransaction>,
+  secondPass: ReadonlySet<Query>,
+): { query: Query; params: Record<string, unknown>; write: boolean; afterWrite: boolean }[] {
+  return [...shapes.keys()]
+    .filter((query) => !secondPass.has(query))
+    .flatMap((query) =>
+      shapes.firstPass(query).flatMap((params) => explainModes(transactions.get(query) ?? byDefault(query)).map((m) => ({ query, params: executor.only(query, params), ...m }))),
+    );
+}
+
 /** Kinds of query in the order a fresh service meets them: ingestion first, then reads, admin last. */
 const PRIORITY = ['ingest/', 'lineage/', 'nodes/', 'analytics/', 'admin/'];
 const rank = (q: Query) => {
@@ -125,9 +179,9 @@ const rank = (q: Query) => {
 
 /**
  * EXPLAINs the declared combinations in two passes, resolving with counts (never rejecting):
- *  1. the first combination of each query (single events, small frontiers: what a fresh service
- *     meets first), ingestion queries first, then lineage, nodes, analytics, admin, back to back;
- *     not those in `secondPass` (secondPassQueries);
+ *  1. the first combination of each map of each query's line (single events, small frontiers,
+ *     each kind of start: what a fresh service meets first), ingestion queries first, then lineage,
+ *     nodes, analytics, admin, back to back; not those in `secondPass` (secondPassQueries);
  *  2. the rest in the same order, each compile followed by a pause as long as itself, so the
  *     warm-up takes at most about half a core while requests are being served.
  * With `firstOnly`, pass 1 alone (a check that the declared parameters are complete).
@@ -169,15 +223,9 @@ export async function warmUpPlans(
   const ordered = [...shapes].sort((a, b) => rank(a[0]) - rank(b[0]));
   const compile = async (query: Query, params: Record<string, unknown>) => {
     try {
-      const tx = transactions.get(query) ?? byDefault(query);
-      const write = tx !== 'read';
-      if (tx !== 'after-write') {
-        await executor.explain(query, params, write);
-        onExplained?.(query, params, write, false);
-      }
-      if (tx === 'write' || tx === 'after-write') {
-        await executor.explain(query, params, write, { afterWrite: true });
-        onExplained?.(query, params, write, true);
+      for (const { write, afterWrite } of explainModes(transactions.get(query) ?? byDefault(query))) {
+        await executor.explain(query, params, write, { afterWrite });
+        onExplained?.(query, executor.only(query, params), write, afterWrite);
       }
       plans++;
     } catch (err) {
@@ -196,15 +244,18 @@ export async function warmUpPlans(
     const now = await readPlanCounters(executor).catch(() => null);
     return { now, compiled: compiledSince(counters, now)?.plans ?? null };
   };
-  for (const [query, combos] of ordered) {
-    if (signal?.aborted) return stopped();
-    if (combos[0] && !secondPass.has(query)) await compile(query, combos[0]);
+  for (const [query] of ordered) {
+    if (secondPass.has(query)) continue;
+    for (const params of shapes.firstPass(query)) {
+      if (signal?.aborted) return stopped();
+      await compile(query, params);
+    }
   }
   firstPassMs = Date.now() - t0;
   log.info('query plans warmed up for first use', { plans, failed, ms: firstPassMs, compiled: (await compiledNow()).compiled });
   if (!firstOnly) {
     for (const [query, combos] of ordered) {
-      for (const params of combos.slice(secondPass.has(query) ? 0 : 1)) {
+      for (const params of secondPass.has(query) ? combos : shapes.secondPass(query)) {
         if (signal?.aborted) return stopped();
         const started = Date.now();
         await compile(query, params);

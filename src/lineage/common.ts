@@ -1,7 +1,7 @@
 import { badInput, notFound } from '../errors';
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { datasetId, parseIdOfKind } from '../ids';
+import { datasetId, NO_NODE_ID, parseIdOfKind } from '../ids';
 import { EntityKind, type EntityRef } from './types';
 
 /**
@@ -45,11 +45,11 @@ export async function findStart(tx: TxRunner, id: string, ...kinds: EntityKind[]
   const ref = parseIdOfKind(id, ...kinds);
   const field = ref.kind === EntityKind.FIELD ? ref : null;
   const [found] = await tx.run<{ node: EntityRef }>(Query.NodeExists, {
-    datasetId: ref.kind === EntityKind.DATASET ? id : null,
-    jobId: ref.kind === EntityKind.JOB ? id : null,
-    fieldId: field ? id : null,
-    fieldDatasetId: field ? datasetId(field.namespace, field.name) : null,
-    fieldName: field ? field.field : null,
+    datasetId: ref.kind === EntityKind.DATASET ? id : NO_NODE_ID,
+    jobId: ref.kind === EntityKind.JOB ? id : NO_NODE_ID,
+    fieldId: field ? id : NO_NODE_ID,
+    fieldDatasetId: field ? datasetId(field.namespace, field.name) : NO_NODE_ID,
+    fieldName: field ? field.field : NO_NODE_ID,
   });
   if (!found) throw notFound(`no ${ref.kind.toLowerCase()} with id "${id}"`);
   return found.node;

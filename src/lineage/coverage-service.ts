@@ -172,7 +172,7 @@ export class CoverageService {
    * most edges first. Edges written before the figures were kept count as dataset level here.
    */
   async byNamespaceAndEngine(): Promise<(CoverageFigures & { namespace: string; engine: string })[]> {
-    const groups = await this.executor.read<SummaryRow>(Query.CoverageSummary, { scope: CoverageScope.ALL, value: null });
+    const groups = await this.executor.read<SummaryRow>(Query.CoverageSummary, { scope: CoverageScope.ALL, value: scopeValue(CoverageScope.ALL, null) });
     return groups
       .map((g) => ({ ...summed(`${g.namespace}|${g.engine}`, [g]), namespace: g.namespace, engine: g.engine }))
       .sort((a, b) => b.edges - a.edges || (a.key < b.key ? -1 : 1));
@@ -322,8 +322,13 @@ function checkScope(scope: CoverageScope, value: string | null): void {
   if (scope !== CoverageScope.ALL && !value) throw badInput(`scope ${scope} needs a value`);
 }
 
-/** Engines are matched lower-cased, as they are stored. */
-const scopeValue = (scope: CoverageScope, value: string | null) => (scope === CoverageScope.ENGINE ? value!.toLowerCase() : value);
+/**
+ * A scope's value as the analytics queries take it: engines lower-cased, as they are stored; ALL's
+ * (none) as '', which no query reads, so that every scope shares one plan (null is a parameter
+ * type apart, and would need its own).
+ */
+export const scopeValue = (scope: CoverageScope, value: string | null): string =>
+  scope === CoverageScope.ALL ? '' : scope === CoverageScope.ENGINE ? value!.toLowerCase() : value!;
 
 /**
  * Buckets from `from` to `to`. Defaults: `to` is the latest edge time, but never after now (an

@@ -2,7 +2,7 @@ import { badInput } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { checkFirst, normaliseAsOf } from './common';
-import type { CoverageFigures } from './coverage-service';
+import { scopeValue, type CoverageFigures } from './coverage-service';
 import {
   compare,
   reportsNeeded,
@@ -132,8 +132,7 @@ export class DiffService {
    */
   async snapshot(scope: CoverageScope, value: string | null, at: string | null): Promise<Snapshot> {
     const limit = this.limits.maxCoverageEdges;
-    const v = scope === CoverageScope.ENGINE ? value!.toLowerCase() : value;
-    const rows = await this.executor.read<SnapshotRow>(Query.DiffSnapshot, { scope, value: v, at, limit: limit + 1 });
+    const rows = await this.executor.read<SnapshotRow>(Query.DiffSnapshot, { scope, value: scopeValue(scope, value), at, limit: limit + 1 });
     return toSnapshot(rows.slice(0, limit), at, rows.length > limit);
   }
 

@@ -1,5 +1,5 @@
 import type { Executor } from '../graph/executor';
-import { kindOf, parseIdOfKind } from '../ids';
+import { idsOrNone, kindOf, parseIdOfKind } from '../ids';
 import { Query } from '../graph/queries';
 import { checkDepth, checkFirst, cmp, findStart } from './common';
 import type { TraceService } from './trace-service';
@@ -129,7 +129,8 @@ export class ImpactService {
     const datasetOf = (i: ImpactItem) => (i.kind === EntityKind.FIELD ? i.datasetId : i.kind === EntityKind.DATASET ? i.id : null);
     const datasetIds = [...new Set(items.map(datasetOf).filter((x): x is string => x !== null))];
     const jobIds = items.filter((i) => i.kind === EntityKind.JOB).map((i) => i.id);
-    const rows = await this.executor.read<{ id: string; owners: string[]; lastRunState: string | null }>(Query.ImpactDetails, { datasetIds, jobIds });
+    if (datasetIds.length === 0 && jobIds.length === 0) return;
+    const rows = await this.executor.read<{ id: string; owners: string[]; lastRunState: string | null }>(Query.ImpactDetails, { datasetIds: idsOrNone(datasetIds), jobIds: idsOrNone(jobIds) });
     const details = new Map(rows.map((r) => [r.id, r]));
     for (const i of items) {
       i.owners = details.get(datasetOf(i) ?? i.id)?.owners ?? [];

@@ -1,4 +1,5 @@
 import type { TxRunner } from '../graph/executor';
+import { idsOrNone, NO_NODE_ID } from '../ids';
 import { Query } from '../graph/queries';
 import { groupBy } from './group';
 import { metadataParam } from './metadata-columns';
@@ -93,7 +94,14 @@ export interface TraversalMode<R extends StepRow> {
   readonly row?: R;
 }
 
-const idsOf = (nodes: readonly EntityRef[], kind: EntityKind) => nodes.filter((n) => n.kind === kind).map((n) => n.id);
+/** The ids of `nodes` of `kind`, or [NO_NODE_ID]: a step's plan is then the same whatever kinds a frontier holds. */
+const idsOf = (nodes: readonly EntityRef[], kind: EntityKind) => idsOrNone(nodes.filter((n) => n.kind === kind).map((n) => n.id));
+
+/** TRACE's frontier fields, or one that matches no dataset (as idsOf). */
+const fieldsOf = (nodes: readonly EntityRef[]) => {
+  const fields = nodes.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId, name: n.name }));
+  return fields.length > 0 ? fields : [{ fieldId: NO_NODE_ID, datasetId: NO_NODE_ID, name: NO_NODE_ID }];
+};
 
 /** Datasets and jobs, joined by reads and writes (FEEDS, PRODUCES), symlinked names as ALIAS. */
 export const DATASET_LINEAGE: TraversalMode<ExpandRow> = {
@@ -113,7 +121,7 @@ export const UNDIRECTED_LINEAGE: TraversalMode<ExpandRow> = {
   steps: { [Direction.UPSTREAM]: Query.ExpandUndirected, [Direction.DOWNSTREAM]: Query.ExpandUndirected },
   follow: [EdgeType.FEEDS, EdgeType.PRODUCES],
   // The edges back to the hop before were all rows of that hop's step: left out, each edge is met once.
-  frontier: (nodes, previous) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB), previousIds: previous.map((n) => n.id) }),
+  frontier: (nodes, previous) => ({ datasetIds: idsOf(nodes, EntityKind.DATASET), jobIds: idsOf(nodes, EntityKind.JOB), previousIds: idsOrNone(previous.map((n) => n.id)) }),
 };
 
 /** Fields, joined by column lineage through jobs: DERIVES, and INFLUENCES to every field of the output. */
@@ -132,10 +140,7 @@ export const TRACE: TraversalMode<TraceRow> = {
   steps: { [Direction.UPSTREAM]: Query.TraceUpstreamStep, [Direction.DOWNSTREAM]: Query.TraceDownstreamStep },
   declaredSteps: { [Direction.UPSTREAM]: Query.TraceDeclaredUpstreamStep, [Direction.DOWNSTREAM]: Query.TraceDeclaredDownstreamStep },
   follow: [EdgeType.FEEDS, EdgeType.PRODUCES, EdgeType.ALIAS, EdgeType.DERIVES, EdgeType.INFLUENCES],
-  frontier: (nodes) => ({
-    fields: nodes.filter((n) => n.kind === EntityKind.FIELD).map((n) => ({ fieldId: n.id, datasetId: n.datasetId, name: n.name })),
-    datasets: idsOf(nodes, EntityKind.DATASET),
-  }),
+  frontier: (nodes) => ({ fields: fieldsOf(nodes), datasets: idsOf(nodes, EntityKind.DATASET) }),
 };
 
 export interface TraversalRequest {

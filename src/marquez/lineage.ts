@@ -1,7 +1,7 @@
 import { badInput, notFound } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { datasetId, marquezId, parseId } from '../ids';
+import { datasetId, marquezId, NO_NODE_ID, parseId } from '../ids';
 import { cmp } from '../lineage/common';
 import { groupBy } from '../lineage/group';
 import { FIELD_LINEAGE, traverse, UNDIRECTED_LINEAGE, type ExpandRow, type Traversal } from '../lineage/traversal';
@@ -103,9 +103,9 @@ export class MarquezLineage {
     if (node.version !== null && withDownstream) throw badInput('a versioned nodeId cannot be combined with withDownstream=true');
     const depth = Math.min(requestedDepth, this.caps.maxDepth);
     const starts = await this.executor.read<{ id: string; namespace: string; name: string; datasetId: string }>(Query.MarquezColumnLineageStarts, {
-      datasetId: node.ref.kind === EntityKind.DATASET ? node.id : null,
-      fieldId: node.ref.kind === EntityKind.FIELD ? node.id : null,
-      jobId: node.ref.kind === EntityKind.JOB ? node.id : null,
+      datasetId: node.ref.kind === EntityKind.DATASET ? node.id : NO_NODE_ID,
+      fieldId: node.ref.kind === EntityKind.FIELD ? node.id : NO_NODE_ID,
+      jobId: node.ref.kind === EntityKind.JOB ? node.id : NO_NODE_ID,
       limit: this.caps.maxNodes,
     });
     if (starts.length === 0) throw notFound('Could not find node');

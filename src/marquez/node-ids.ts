@@ -1,7 +1,7 @@
 import { notFound } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
-import { formatId, marquezIdCandidates, type NodeRef } from '../ids';
+import { formatId, idsOrNone, marquezIdCandidates, type NodeRef } from '../ids';
 import { EntityKind } from '../lineage/types';
 
 /**
@@ -22,9 +22,9 @@ export async function resolveMarquezId(executor: Executor, raw: string): Promise
   const { kind, refs, version } = marquezIdCandidates(raw);
   const ids = refs.map((r) => formatId(r));
   const rows = await executor.read<{ id: string }>(Query.MarquezExistingIds, {
-    datasetIds: kind === EntityKind.DATASET ? ids : [],
-    jobIds: kind === EntityKind.JOB ? ids : [],
-    fieldIds: kind === EntityKind.FIELD ? ids : [],
+    datasetIds: idsOrNone(kind === EntityKind.DATASET ? ids : []),
+    jobIds: idsOrNone(kind === EntityKind.JOB ? ids : []),
+    fieldIds: idsOrNone(kind === EntityKind.FIELD ? ids : []),
   });
   const found = new Set(rows.map((r) => r.id));
   const i = ids.findIndex((id) => found.has(id));

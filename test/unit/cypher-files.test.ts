@@ -77,6 +77,17 @@ describe('Warm-up header lines', () => {
     const badPass = { ...texts, [Query.JobsById]: `// Warm-up pass: third\n${texts[Query.JobsById]}` };
     assert.throws(() => secondPassQueries(badPass), /nodes\/jobs-by-id\.cypher: Warm-up pass must be "first" or "second"/);
   });
+
+  it('give the first pass the first combination of each map, and the second pass the rest', () => {
+    const texts = loadQueries();
+    const line = '// Warm-up: [{"ids": [{"listOf": "-", "sizes": [1, 10]}], "asOf": [null, "t"]}, {"ids": [[]], "asOf": [null]}]';
+    const shapes = warmUpShapes({ ...texts, [Query.JobsById]: `${line}\n${texts[Query.JobsById].replace(/^\/\/ Warm-up:.*\n/m, '')}` });
+    assert.deepEqual(shapes.firstPass(Query.JobsById), [{ ids: ['-'], asOf: null }, { ids: [], asOf: null }]);
+    assert.deepEqual(shapes.secondPass(Query.JobsById), [{ ids: ['-'], asOf: 't' }, { ids: Array(10).fill('-'), asOf: null }, { ids: Array(10).fill('-'), asOf: 't' }]);
+    assert.equal(shapes.get(Query.JobsById)!.length, 5);
+    // One map: its first combination alone.
+    assert.equal(shapes.firstPass(Query.MarquezTags).length, 1);
+  });
 });
 
 const RUN_CALL = /\b(\w+)\.run(?:<[^>]*>)?\(\s*([^,)]*)/g;
