@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TxRunner } from '../../src/graph/executor';
 import { Query } from '../../src/graph/queries';
+import { NO_NODE_ID } from '../../src/ids';
 import { DATASET_LINEAGE, pathTo, traverse, type ExpandRow } from '../../src/lineage/traversal';
 import { Direction, EdgeEvidence, EdgeType, EntityKind, TruncationReason, type EntityRef } from '../../src/lineage/types';
 
@@ -17,7 +18,9 @@ function graph(edges: Edge[]) {
   const node = (id: string): EntityRef => ({ id, kind: id.startsWith('j') ? EntityKind.JOB : EntityKind.DATASET, namespace: 'ns', name: id });
   const tx: TxRunner = {
     run: async <Row>(query: unknown, params: Record<string, unknown> = {}) => {
-      const frontier = [...(params.datasetIds as string[]), ...(params.jobIds as string[])];
+      // Never an empty list (one plan whatever a frontier holds): an empty side is [NO_NODE_ID], which matches no node.
+      assert.ok((params.datasetIds as string[]).length > 0 && (params.jobIds as string[]).length > 0, JSON.stringify(params));
+      const frontier = [...(params.datasetIds as string[]), ...(params.jobIds as string[])].filter((id) => id !== NO_NODE_ID);
       const follow = params.follow as string[];
       steps.push({ query, frontier, follow });
       const row = (from: string, to: string, type: EdgeType, reached: string): ExpandRow => ({
