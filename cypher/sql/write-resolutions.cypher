@@ -1,6 +1,8 @@
 // Purpose: set which datasets declared table names resolve to: for each SqlTable in $rows, its
 //   RESOLVES relationships {strength ('STRONG' | 'MEDIUM')} become exactly `targets`; the SqlTables
-//   in $orphans (no job declares them any more) are deleted with their relationships.
+//   in $orphans (no job declares them any more) are deleted with their relationships. MERGE, not
+//   CREATE: two rounds at once (two workers' declarers) resolving one table make one relationship
+//   (the second waits for the first's lock on the nodes, then finds it).
 // Parameters: $rows: list of {key, targets: list of {datasetId, strength}}; $orphans: list of keys
 // Columns: tables (how many SqlTables were rewritten)
 CALL () {
@@ -10,13 +12,15 @@ CALL () {
 }
 UNWIND $rows AS x
 MATCH (s:SqlTable {key: x.key})
-CALL (s) {
-  MATCH (s)-[r:RESOLVES]->(:Dataset)
+CALL (s, x) {
+  MATCH (s)-[r:RESOLVES]->(d:Dataset)
+  WHERE NOT d.id IN [t IN x.targets | t.datasetId]
   DELETE r
 }
 CALL (s, x) {
   UNWIND x.targets AS t
   MATCH (d:Dataset {id: t.datasetId})
-  CREATE (s)-[:RESOLVES {strength: t.strength}]->(d)
+  MERGE (s)-[r:RESOLVES]->(d)
+  SET r.strength = t.strength
 }
 RETURN count(DISTINCT s) AS tables

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { loadQueries, Query } from '../../src/graph/queries';
 import { datasetId, jobId } from '../../src/ids';
 import { Metrics } from '../../src/metrics';
 import { SqlDeclarer } from '../../src/sql/declarer';
@@ -256,5 +257,33 @@ describe('the SQL declarer', () => {
       { datasetId: landed, role: 'SOURCE', jobId: jobId(ns, 'sink'), direction: 'OUTPUT', strength: 'STRONG', name: `${db}.landed`, line: 1, column: 12, silent: true },
       { datasetId: landed, role: 'SOURCE', jobId: jobId(ns, 'vague'), direction: 'OUTPUT', strength: 'MEDIUM', name: 'landed', line: 1, column: 12, silent: true },
     ]);
+  });
+
+  it('resolves a table once when two rounds write at once (two workers\' declarers)', async () => {
+    // Last: its job's declared output would count in the namespace's coverage above.
+    // The second transaction runs while the first is uncommitted: it must wait for the first's
+    // lock and find its relationship, not create another (CREATE did: two RESOLVES).
+    await send([sqlEvent('racer', { query: `INSERT INTO ${db}.${db}_raced SELECT 1`, dialect: 'trino' })]);
+    await declarer.round(ns);
+    await send([sqlEvent('racer-writer', null, { outputs: [{ namespace: `${ns}-warehouse3`, name: `${db}.${db}_raced` }] })]);
+    const key = `${db}.${db}_raced`; // a SqlTable's key: its lower-cased name (write-declared.cypher)
+    const params = { rows: [{ key, targets: [{ datasetId: datasetId(`${ns}-warehouse3`, `${db}.${db}_raced`), strength: 'STRONG' }] }], orphans: [] };
+    const text = loadQueries()[Query.WriteResolutions];
+    const first = svc.app.driver.session();
+    const second = svc.app.driver.session();
+    try {
+      const tx1 = await first.beginTransaction();
+      await tx1.run(text, params);
+      const tx2 = await second.beginTransaction();
+      const running = tx2.run(text, params).then(() => tx2.commit());
+      await new Promise((r) => setTimeout(r, 300));
+      await tx1.commit();
+      await running;
+    } finally {
+      await first.close();
+      await second.close();
+    }
+    const resolved = (await declaration(jobId(ns, 'racer'))).tables[0].resolved.map((x: any) => [x.datasetId, x.strength]);
+    assert.deepEqual(resolved, [[datasetId(`${ns}-warehouse3`, `${db}.${db}_raced`), 'STRONG']]);
   });
 });
