@@ -73,6 +73,8 @@ export interface App {
   warmUp: Core['warmUp'];
   /** Replans the shapes in use once the graph statistics changed (TRIBUTARY_PLAN_REFRESH_S); null when off. */
   refresher: Core['refresher'];
+  /** Names the queries that met a plan compile after the warm-up; started by warmUp. */
+  compiles: Core['compiles'];
   close(): Promise<void>;
 }
 
@@ -203,7 +205,10 @@ export async function createCore(config: Config, log: Logger, metrics?: Metrics,
       compiles.rebaseline();
       void liveness.check();
     });
-    if (metrics) metrics.planCounters = () => readPlanCounters(executor);
+    if (metrics) {
+      metrics.planCounters = () => readPlanCounters(executor);
+      metrics.namePlanCompiles = () => compiles.catchUp();
+    }
     return {
       driver,
       executor,
@@ -356,6 +361,7 @@ export async function createApp(
       rules,
       warmUp,
       refresher: core.refresher,
+      compiles: core.compiles,
       close: async () => {
         closed = true;
         core.stopWarmUp();

@@ -98,6 +98,19 @@ export class PlanCompileWatch {
     return true;
   }
 
+  /**
+   * Once started: waits for a check in flight, then checks again, so that every compile Neo4j
+   * counted before the call is reported when it resolves (a metrics scrape names what it counts).
+   * Before the start (the warm-up still running) it checks nothing: that would take the baseline early.
+   */
+  async catchUp(): Promise<void> {
+    if (!this.timer) return;
+    await this.busy;
+    // A check begun since the call (another scrape's) reads the log after it: that one will do.
+    if (this.busy) await this.busy;
+    else await this.check();
+  }
+
   /** The next check takes a new baseline: for a restarted Neo4j, whose log starts again (and whose plans are all cold). */
   rebaseline(): void {
     this.last = null;

@@ -78,4 +78,24 @@ describe('plan compiles by name (against Neo4j)', () => {
     await watch.stop();
   });
 
+  it('a /metrics scrape names every compile its counters count, not what the watch read up to 10 s before', async (t) => {
+    const scrape = async () => (await fetch(`${svc.baseUrl}/metrics`)).text();
+    const named = (text: string) => Number(/^tributary_plans_compiled_after_warmup_total\{query="lineage\/node-exists",cause="new"\} (\d+)/m.exec(text)?.[1] ?? 0);
+    const plans = (text: string) => Number(/^tributary_neo4j_plans_compiled\{kind="plan"\} (\d+)/m.exec(text)?.[1] ?? NaN);
+    if (!(await svc.app.compiles.start())) return t.skip('this Neo4j keeps no log of plan compiles (NEO4J_URI names a server other than the embedded one)');
+    const before = await scrape();
+    // A shape nothing else sends (a boolean where callers send strings or null): a compile of its own,
+    // then at once a scrape, well inside the watch's 10 s between checks.
+    await svc.app.executor.read(Query.NodeExists, { ...lineageStart, fieldName: true, datasetId: uniquePrefix('scrape') });
+    const after = await scrape();
+    assert.ok(plans(after) > plans(before), 'Neo4j counted the compile');
+    assert.equal(named(after) - named(before), 1, 'the same scrape names it');
+    const again = await scrape();
+    assert.equal(named(again), named(after), 'counted once');
+
+    // Concurrent scrapes right after another compile: each names it, none counts it twice.
+    await svc.app.executor.read(Query.NodeExists, { ...lineageStart, fieldName: 1.5, datasetId: uniquePrefix('scrape') });
+    const texts = await Promise.all(Array.from({ length: 10 }, scrape));
+    assert.deepEqual(texts.map(named), texts.map(() => named(after) + 1));
+  });
 });

@@ -35,3 +35,40 @@ describe('tributary_neo4j_plans_compiled on /metrics', () => {
     assert.doesNotMatch(await m.registry.metrics(), /^tributary_neo4j_plans_compiled\{/m);
   });
 });
+
+describe('plan compiles named at the scrape', () => {
+  const named = (text: string) => /^tributary_plans_compiled_after_warmup_total\{query="lineage\/node-exists",cause="new"\} (\d+)$/m.exec(text)?.[1];
+
+  it('names the compiles after reading the counters, once per scrape, and shows them in that scrape', async () => {
+    const m = new Metrics(false);
+    const calls: string[] = [];
+    m.planCounters = async () => {
+      calls.push('counters');
+      return { plans: 7, codeGen: 0, stale: 0 };
+    };
+    m.namePlanCompiles = async () => {
+      calls.push('names');
+      m.plansCompiledAfterWarmUp.inc({ query: 'lineage/node-exists', cause: 'new' });
+    };
+    const text = await m.registry.metrics();
+    assert.deepEqual(calls, ['counters', 'names']);
+    assert.equal(named(text), '1', 'named in the scrape that counted it');
+    assert.match(text, /^tributary_neo4j_plans_compiled\{kind="plan"\} 7$/m);
+  });
+
+  it('keeps the counters and answers the scrape when naming fails or hangs', { timeout: 5_000 }, async () => {
+    const m = new Metrics(false);
+    m.planCounters = async () => ({ plans: 9, codeGen: 1, stale: 0 });
+    m.namePlanCompiles = () => {
+      throw new Error('the watch broke');
+    };
+    assert.match(await m.registry.metrics(), /^tributary_neo4j_plans_compiled\{kind="plan"\} 9$/m);
+    m.namePlanCompiles = () => new Promise(() => undefined);
+    const started = Date.now();
+    const text = await m.registry.metrics();
+    const ms = Date.now() - started;
+    assert.ok(ms < PLAN_COUNTERS_WAIT_MS + 1_000, `the scrape took ${ms} ms`);
+    assert.match(text, /^tributary_neo4j_plans_compiled\{kind="codegen"\} 1$/m);
+    assert.match(text, /^tributary_projection_lag_seconds 0$/m);
+  });
+});

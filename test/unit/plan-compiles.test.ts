@@ -85,6 +85,23 @@ describe('plan compiles by name', () => {
     assert.deepEqual((await watch.check())!.map((c) => c.seq), [2]);
   });
 
+  it('catches up only once started, after the check in flight: every compile before the call is reported when it resolves', async () => {
+    const rows = [row(1, 'compiled', 'RETURN 1')];
+    const seen: number[] = [];
+    const watch = new PlanCompileWatch(ring(rows), new StatementNames(texts), createLogger('error'), { intervalMs: 3_600_000, onCompile: (c) => void seen.push(c.seq) });
+    await watch.catchUp();
+    rows.push(row(2, 'compiled', 'RETURN 2'));
+    assert.equal(await watch.start(), true);
+    assert.deepEqual(seen, [], 'the baseline is taken by the start, not by a catch-up before it');
+    rows.push(row(3, 'compiled', 'RETURN 3'));
+    const inFlight = watch.check();
+    rows.push(row(4, 'compiled', 'RETURN 4'));
+    await watch.catchUp();
+    assert.deepEqual(seen, [3, 4]);
+    await inFlight;
+    await watch.stop();
+  });
+
   it('says when the server keeps no such log, and lives through a failed read', async () => {
     const absent = Object.assign(new Error('no procedure'), { code: 'Neo.ClientError.Procedure.ProcedureNotFound' });
     const watch = new PlanCompileWatch(ring([], () => absent), new StatementNames(texts), createLogger('error'), { intervalMs: 20 });
