@@ -145,10 +145,11 @@ export class PlanRefresher {
   private timer?: NodeJS.Timeout;
   /** The previous check's reading: a shape first met since is taken as planned against it. */
   private latest: Statistics | null = null;
-  /** The reading each shape (by UsedShapes key) was last planned against. */
-  private readonly plannedAt = new Map<string, Statistics>();
-  /** When each shape was last planned, as far as the refresher knows (first seen, or replanned). */
-  private readonly plannedTime = new Map<string, number>();
+  /**
+   * Each shape (by UsedShapes key): the reading it was last planned against, and when, as far as
+   * the refresher knows (first seen, or replanned).
+   */
+  private readonly planned = new Map<string, { at: Statistics; time: number }>();
   /** Which statistics count for a query: those its text names. */
   private readonly relevance = new Map<Query, (key: string) => boolean>();
   private busy: Promise<void> | null = null;
@@ -212,18 +213,14 @@ export class PlanRefresher {
         }
         const shapes = this.shapes.keyed();
         const time = this.clock();
-        for (const [key] of shapes) {
-          if (this.plannedAt.has(key)) continue;
-          this.plannedAt.set(key, previous);
-          this.plannedTime.set(key, time);
-        }
+        for (const [key] of shapes) if (!this.planned.has(key)) this.planned.set(key, { at: previous, time });
         const ran = shapes.filter(([key]) => this.shapes.hasRun(key));
-        const at = (key: string) => this.plannedAt.get(key)!;
+        const at = (key: string) => this.planned.get(key)!.at;
         const stale = staleShapes(ran, at, now, (q) => this.relevantTo(q), this.options);
         const check = this.options.neo4jCheck;
         if (check) {
           const replanning = new Set(stale.map((s) => s.key));
-          const due = shapes.filter(([key]) => !replanning.has(key) && time - this.plannedTime.get(key)! >= check.afterMs - check.leadMs);
+          const due = shapes.filter(([key]) => !replanning.has(key) && time - this.planned.get(key)!.time >= check.afterMs - check.leadMs);
           stale.push(...staleShapes(due, at, now, (q) => this.relevantTo(q), { threshold: check.threshold }));
         }
         if (stale.length === 0) return;
@@ -266,8 +263,7 @@ export class PlanRefresher {
       try {
         await this.executor.explain(shape.query, shape.params, shape.write, { force: true, afterWrite: shape.afterWrite });
         plans++;
-        this.plannedAt.set(key, now);
-        this.plannedTime.set(key, this.clock());
+        this.planned.set(key, { at: now, time: this.clock() });
         this.options.onRefreshed?.();
       } catch (err) {
         if (this.stopped) break;
@@ -279,8 +275,7 @@ export class PlanRefresher {
         }
         failed++;
         // Planned against this reading all the same: a shape that fails to EXPLAIN is not retried at every check.
-        this.plannedAt.set(key, now);
-        this.plannedTime.set(key, this.clock());
+        this.planned.set(key, { at: now, time: this.clock() });
         this.log.warn('plan refresh failed', { query: shape.query, error: err });
       }
       await pauseAsLongAs(started);

@@ -163,12 +163,13 @@ export function firstPassShapes(
   transactions: ReadonlyMap<Query, WarmUpTransaction>,
   secondPass: ReadonlySet<Query>,
 ): { query: Query; params: Record<string, unknown>; write: boolean; afterWrite: boolean }[] {
-  return [...shapes.keys()]
-    .filter((query) => !secondPass.has(query))
-    .flatMap((query) =>
-      shapes.firstPass(query).flatMap((params) => explainModes(transactions.get(query) ?? byDefault(query)).map((m) => ({ query, params: executor.only(query, params), ...m }))),
-    );
+  return firstPassCombinations(shapes, secondPass).flatMap(([query, params]) =>
+    modesOf(transactions, query).map((m) => ({ query, params: executor.only(query, params), ...m })),
+  );
 }
+
+/** How a query is EXPLAINed: as its `// Warm-up transaction:` line says, else by its kind. */
+const modesOf = (transactions: ReadonlyMap<Query, WarmUpTransaction>, query: Query) => explainModes(transactions.get(query) ?? byDefault(query));
 
 /** Kinds of query in the order a fresh service meets them: ingestion first, then reads, admin last. */
 const PRIORITY = ['ingest/', 'lineage/', 'nodes/', 'analytics/', 'admin/'];
@@ -176,6 +177,16 @@ const rank = (q: Query) => {
   const i = PRIORITY.findIndex((p) => q.startsWith(p));
   return i < 0 ? PRIORITY.length : i;
 };
+
+/** The declared queries with their combinations, in the order the warm-up compiles them (PRIORITY). */
+const ordered = (shapes: WarmUpShapes) => [...shapes].sort((a, b) => rank(a[0]) - rank(b[0]));
+
+/** Pass 1's combinations, in its order: each query's first ones, the second-pass queries left out. */
+function firstPassCombinations(shapes: WarmUpShapes, secondPass: ReadonlySet<Query>): [Query, Record<string, unknown>][] {
+  return ordered(shapes)
+    .filter(([query]) => !secondPass.has(query))
+    .flatMap(([query]) => shapes.firstPass(query).map((params): [Query, Record<string, unknown>] => [query, params]));
+}
 
 /**
  * EXPLAINs the declared combinations in two passes, resolving with counts (never rejecting):
@@ -220,10 +231,9 @@ export async function warmUpPlans(
   const counters = await readPlanCounters(executor).catch(() => null);
   let plans = 0;
   let failed = 0;
-  const ordered = [...shapes].sort((a, b) => rank(a[0]) - rank(b[0]));
   const compile = async (query: Query, params: Record<string, unknown>) => {
     try {
-      for (const { write, afterWrite } of explainModes(transactions.get(query) ?? byDefault(query))) {
+      for (const { write, afterWrite } of modesOf(transactions, query)) {
         await executor.explain(query, params, write, { afterWrite });
         onExplained?.(query, executor.only(query, params), write, afterWrite);
       }
@@ -244,17 +254,14 @@ export async function warmUpPlans(
     const now = await readPlanCounters(executor).catch(() => null);
     return { now, compiled: compiledSince(counters, now)?.plans ?? null };
   };
-  for (const [query] of ordered) {
-    if (secondPass.has(query)) continue;
-    for (const params of shapes.firstPass(query)) {
-      if (signal?.aborted) return stopped();
-      await compile(query, params);
-    }
+  for (const [query, params] of firstPassCombinations(shapes, secondPass)) {
+    if (signal?.aborted) return stopped();
+    await compile(query, params);
   }
   firstPassMs = Date.now() - t0;
   log.info('query plans warmed up for first use', { plans, failed, ms: firstPassMs, compiled: (await compiledNow()).compiled });
   if (!firstOnly) {
-    for (const [query, combos] of ordered) {
+    for (const [query, combos] of ordered(shapes)) {
       for (const params of secondPass.has(query) ? combos : shapes.secondPass(query)) {
         if (signal?.aborted) return stopped();
         const started = Date.now();

@@ -49,7 +49,8 @@ export async function findStart(tx: TxRunner, id: string, ...kinds: EntityKind[]
     jobId: ref.kind === EntityKind.JOB ? id : NO_NODE_ID,
     fieldId: field ? id : NO_NODE_ID,
     fieldDatasetId: field ? datasetId(field.namespace, field.name) : NO_NODE_ID,
-    fieldName: field ? field.field : NO_NODE_ID,
+    // A name, not an id: '' for any other kind (a string still, so one plan serves every kind).
+    fieldName: field ? field.field : '',
   });
   if (!found) throw notFound(`no ${ref.kind.toLowerCase()} with id "${id}"`);
   return found.node;
