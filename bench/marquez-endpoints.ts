@@ -193,8 +193,9 @@ export function renderEndpoints(figs: EndpointFigures[]): string[] {
       const t = `${med(f.tributaryMs).toFixed(1)} / ${pct(f.tributaryMs, 95).toFixed(1)} ms`;
       const first = f.first ? `${med(f.first.marquezMs).toFixed(1)} / ${med(f.first.tributaryMs).toFixed(1)} ms (${(med(f.first.marquezMs) / med(f.first.tributaryMs)).toFixed(1)}×)` : '– (sent once)';
       const cpu = f.cpuMsPerRequest;
-      // Below 0: the side's background while idle (a 3 s sample) ran at a rate its passes did not
-      // keep up (a refresh or a declarer round fell in the sample), so no figure is given.
+      // CPU per request is the case's CPU less the side's idle rate (a 3 s sample before it) over the
+      // case's time. A figure below 0 means that sample caught background work (a refresh, a
+      // declarer round) heavier than the case's average: no figure is given for that side.
       const measured = (x: number) => Number.isFinite(x) && x >= 0;
       const cpuOf = (x: number) => (measured(x) ? `${x.toFixed(1)} ms` : Number.isFinite(x) ? '– (under its background)' : '–');
       const cpuCell = measured(cpu.marquez) && measured(cpu.tributary) ? `${cpu.marquez.toFixed(1)} / ${cpu.tributary.toFixed(1)} ms (${(cpu.marquez / cpu.tributary).toFixed(1)}×)` : `${cpuOf(cpu.marquez)} / ${cpuOf(cpu.tributary)}`;
