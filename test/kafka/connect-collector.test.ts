@@ -193,7 +193,7 @@ describe('the Kafka Connect collector on a real Connect worker', () => {
   });
 
   it('a worker that hangs, then dies, mid-round costs those rounds only: ingestion goes on, no run is ended, /metrics counts them', async () => {
-    worker.freeze();
+    await worker.freeze();
     const hung = round(collector);
     const started = Date.now();
     const res = await svc.post('/api/v1/lineage', JSON.stringify(producerEvent('meanwhile', [])));

@@ -10,6 +10,7 @@ import { datasetId } from '../../src/ids';
 import { createLogger } from '../../src/log';
 import { Metrics } from '../../src/metrics';
 import { runEvent } from '../support/events';
+import { freezeProcess } from '../support/freeze';
 import { uniquePrefix } from '../support/isolate';
 
 /**
@@ -88,7 +89,7 @@ describe('a frozen embedded Neo4j (SIGSTOP)', () => {
     let frozen = true;
     let rssPeak = process.memoryUsage().rss;
     const rssTimer = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 100).unref();
-    process.kill(pid, 'SIGSTOP');
+    await freezeProcess(pid);
     const frozenAt = Date.now();
 
     const posts = { ok: 0, refused: 0, other: new Map<string, number>(), refusedWithoutRetryAfter: 0 };
@@ -189,7 +190,7 @@ describe('a frozen embedded Neo4j (SIGSTOP)', () => {
     const ns = uniquePrefix('hung');
     const pid = supervisor.pid!;
     const deaths = supervisor.history.length;
-    process.kill(pid, 'SIGSTOP');
+    await freezeProcess(pid);
     const frozenAt = Date.now();
     const acknowledged: string[] = [];
     // Acknowledged into the spool the whole time (small events: the spool has room).

@@ -5,6 +5,7 @@ import { freePort } from '../../src/graph/embedded/neo4j';
 import { javaExecutable, mavenClasspath } from '../../src/graph/embedded/provision';
 import { writeConnectWorkerFiles } from '../../tools/kafka/connect-worker';
 import { repoRoot } from './corpus';
+import { freezeProcess } from './freeze';
 
 /**
  * A real Kafka Connect 3.9 worker (distributed mode, connect-runtime and connect-file from Maven
@@ -20,7 +21,8 @@ export interface ConnectWorker {
   waitState(connector: string, state: string, taskState?: string, timeoutMs?: number): Promise<void>;
   /** Waits until `GET /connectors?expand=info` (what the collector reads) shows `key` = `value` in the connector's config. */
   waitConfig(connector: string, key: string, value: string, timeoutMs?: number): Promise<void>;
-  freeze(): void;
+  /** SIGSTOPs the JVM and resolves once all its threads are stopped (support/freeze.ts). */
+  freeze(): Promise<void>;
   thaw(): void;
   kill(): Promise<void>;
   stop(): Promise<void>;
@@ -82,7 +84,7 @@ export async function startConnectWorker(home: string, bootstrap: string, group:
         const all = (await request('GET', '/connectors?expand=info')) as Record<string, { info?: { config?: Record<string, string> } }>;
         return all[name]?.info?.config?.[key] === value;
       }, timeoutMs),
-    freeze: () => void child.kill('SIGSTOP'),
+    freeze: () => freezeProcess(child.pid!),
     thaw: () => void child.kill('SIGCONT'),
     kill: async () => {
       child.kill('SIGKILL');
