@@ -75,7 +75,13 @@ export const fieldOfDataset = (dsId: string, field: string): string =>
 export const NO_NODE_ID = '';
 
 /** `ids`, or [NO_NODE_ID] when empty (see NO_NODE_ID). */
-export const idsOrNone = (ids: string[]): string[] => (ids.length > 0 ? ids : [NO_NODE_ID]);
+export const idsOrNone = (ids: string[]): string[] => rowsOrNone(ids, NO_NODE_ID);
+
+/**
+ * `rows`, or [none] when empty: a list of rows sent in place of an empty one, for the same reason
+ * (see NO_NODE_ID). `none` must match nothing: its ids are NO_NODE_ID.
+ */
+export const rowsOrNone = <T>(rows: T[], none: T): T[] => (rows.length > 0 ? rows : [none]);
 
 /** Internal id of a job version (not a GraphQL lookup key): job id + '#' + hash of IO and code. */
 export const jobVersionId = (jid: string, hash: string): string => `${jid}#${hash}`;

@@ -10,7 +10,8 @@
 //   COMPLETE), and refresh-output-coverage aggregates what another transaction is changing.
 //   A lock is taken by setting and removing a property (Neo4j's documented way; no net change).
 //   Nodes not yet created are not locked: the unique constraints serialise their MERGE.
-// Parameters: $jobIds, $datasetIds, $runIds: the batch's jobs, datasets and runs
+// Parameters: $jobIds, $datasetIds, $runIds: the batch's jobs, datasets and runs; [NO_NODE_ID]
+//   (src/ids.ts) for none, which matches nothing
 // Columns: jobs, datasets, runs: how many nodes of each were locked
 // Warm-up: [{"jobIds": [{"listOf": "-", "sizes": [1]}], "datasetIds": [{"listOf": "-", "sizes": [1, 10]}], "runIds": [{"listOf": "-", "sizes": [1]}]}, {"jobIds": [{"listOf": "-", "sizes": [10, 100]}], "datasetIds": [{"listOf": "-", "sizes": [10, 100, 1000]}], "runIds": [{"listOf": "-", "sizes": [10, 100]}]}]
 CALL () {

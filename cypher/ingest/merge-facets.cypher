@@ -7,9 +7,10 @@
 //   src/ingest/compact.ts. Nodes and edges must exist; a node or edge appears once per call.
 // Parameters: $jobs, $datasets, $runs: lists of {id, facets}; $inputs, $outputs: lists of
 //   {runId, datasetId, facets}; each facet {key, value (JSON or null), at, derived (map)}, keys
-//   unique per row (compact.ts)
+//   unique per row (compact.ts); a list with nothing to merge is one row of NO_NODE_ID ids, which
+//   matches nothing (src/ids.ts rowsOrNone: the plan is then the same whichever lists are empty)
 // Columns: none
-// Warm-up: {"jobs": [{"listOf": {"id": "-"}, "sizes": [1, 10]}], "datasets": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "runs": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "inputs": [[]], "outputs": [[]]}
+// Warm-up: {"jobs": [{"listOf": {"id": "-"}, "sizes": [1, 10]}], "datasets": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "runs": [{"listOf": {"id": "-"}, "sizes": [1, 10, 100]}], "inputs": [{"listOf": {"runId": "-"}, "sizes": [1]}], "outputs": [{"listOf": {"runId": "-"}, "sizes": [1]}]}
 // Warm-up transaction: after-write
 CALL () {
   UNWIND $jobs AS x

@@ -35,7 +35,8 @@
 //   - fieldsWithInputs of every edge of either part.
 // Parameters: $countDatasetIds: dataset ids (above); $fieldDatasetIds: datasets the batch reported fields of;
 //   $edges: list of {jobId, datasetId} of the batch's output rows; $runIds: runs of the batch;
-//   $metadata: metadata columns of table formats, {storageLayer: [names]} (src/lineage/metadata-columns.ts)
+//   $metadata: metadata columns of table formats, {storageLayer: [names]} (src/lineage/metadata-columns.ts);
+//   none of the lists is empty: [NO_NODE_ID] (src/ids.ts) or one edge of NO_NODE_ID ids for none, which matches nothing
 // Columns: none
 // Warm-up: {"countDatasetIds": [{"listOf": "-", "sizes": [1]}], "fieldDatasetIds": [{"listOf": "-", "sizes": [1]}], "edges": [{"listOf": {"jobId": "-"}, "sizes": [1]}], "runIds": [{"listOf": "-", "sizes": [1]}], "metadata": [{"iceberg": ["_file"]}]}
 // Warm-up transaction: after-write

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { packEventText } from '../graph/event-text';
 import type { TxRunner } from '../graph/executor';
 import { Query } from '../graph/queries';
+import { idsOrNone, NO_NODE_ID, rowsOrNone } from '../ids';
 import { METADATA_COLUMNS } from '../lineage/metadata-columns';
 import { compactPlan, type CompactPlan } from './compact';
 import { RETIRED_FACET } from './derive';
@@ -45,6 +46,8 @@ export async function projectEvents(tx: TxRunner, events: { id: string; valid: V
  * them; facets, current-IO flags and the coverage figures of output edges last.
  * The queries are issued without waiting for each other: the driver pipelines them over one
  * connection and the server runs them in order, so a plan costs one round trip, not twelve.
+ * A query taking several lists gets none of them empty (rowsOrNone): whatever an event leaves out
+ * (its inputs, its job's facets), its parameters have the types the warm-up compiled plans for.
  */
 export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   const pending: Promise<unknown>[] = [];
@@ -55,7 +58,11 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   const noFacets = <T extends { facets: unknown }>(list: T[]) => list.map(({ facets: _facets, ...rest }) => rest);
   // Every dataset an edge, field or symlink of the plan names is one of its datasets (plan.ts datasetRef).
   const lock = { jobIds: p.jobs.map((j) => j.id), datasetIds: p.datasets.map((d) => d.id), runIds: p.runs.map((r) => r.id) };
-  run(Query.LockProjection, lock, lock.jobIds.length + lock.datasetIds.length + lock.runIds.length > 0);
+  run(
+    Query.LockProjection,
+    { jobIds: idsOrNone(lock.jobIds), datasetIds: idsOrNone(lock.datasetIds), runIds: idsOrNone(lock.runIds) },
+    lock.jobIds.length + lock.datasetIds.length + lock.runIds.length > 0,
+  );
   rows(Query.MergeJobs, noFacets(p.jobs));
   rows(Query.MergeDatasets, noFacets(p.datasets));
   rows(Query.MergeFields, p.fields);
@@ -74,7 +81,19 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
     inputs: withFacets(p.inputs).filter((r) => r.runId !== null),
     outputs: withFacets(p.outputs).filter((r) => r.runId !== null),
   };
-  run(Query.MergeFacets, facets, Object.values(facets).some((l) => l.length > 0));
+  const nodeNone = { id: NO_NODE_ID, facets: [] };
+  const edgeNone = { runId: NO_NODE_ID, datasetId: NO_NODE_ID, facets: [] };
+  run(
+    Query.MergeFacets,
+    {
+      jobs: rowsOrNone(facets.jobs, nodeNone),
+      datasets: rowsOrNone(facets.datasets, nodeNone),
+      runs: rowsOrNone(facets.runs, nodeNone),
+      inputs: rowsOrNone<object>(facets.inputs, edgeNone),
+      outputs: rowsOrNone<object>(facets.outputs, edgeNone),
+    },
+    Object.values(facets).some((l) => l.length > 0),
+  );
   // A job's current IO changes with its IO reports, and with its retirement (derive.ts RETIRED_FACET).
   const ioJobs = [...new Set(p.jobs.filter((j) => j.ioAt !== null || j.facets.some((f) => f.key === RETIRED_FACET)).map((j) => j.id))];
   run(Query.RefreshCurrentIo, { jobIds: ioJobs }, ioJobs.length > 0);
@@ -96,7 +115,13 @@ export async function writePlan(tx: TxRunner, p: CompactPlan): Promise<void> {
   const runIds = p.runs.map((r) => r.id);
   run(
     Query.RefreshOutputCoverage,
-    { countDatasetIds, fieldDatasetIds, edges, runIds, metadata: METADATA_COLUMNS },
+    {
+      countDatasetIds: idsOrNone(countDatasetIds),
+      fieldDatasetIds: idsOrNone(fieldDatasetIds),
+      edges: rowsOrNone(edges, { jobId: NO_NODE_ID, datasetId: NO_NODE_ID }),
+      runIds: idsOrNone(runIds),
+      metadata: METADATA_COLUMNS,
+    },
     countDatasetIds.length + fieldDatasetIds.length + edges.length + runIds.length > 0,
   );
   // Read behind the writes above (the server runs a transaction's statements in order).

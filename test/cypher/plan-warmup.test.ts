@@ -4,8 +4,11 @@ import { loadQueries, Query } from '../../src/graph/queries';
 import { secondPassQueries, warmUpShapes, warmUpTransactions } from '../../src/graph/warmup';
 import { warmUpRuns } from '../../src/graph/warmup-runs';
 import { startService, type TestService } from '../support/app';
+import { docsOf, manifest } from '../support/corpus';
 import { generateEvents } from '../support/generate';
-import { uniquePrefix } from '../support/isolate';
+import { isolate, uniquePrefix } from '../support/isolate';
+import { CORPUS_OUTCOMES } from '../support/policy';
+import { shapesColdAfterWarmUp } from '../support/warm-shapes';
 
 let svc: TestService;
 before(async () => {
@@ -69,5 +72,24 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
     assert.deepEqual(wrong.map((s) => `${s.query} write=${s.write} afterWrite=${s.afterWrite}`), []);
     assert.equal(declared.get(Query.MergeJobs), 'after-write');
     assert.equal(declared.get(Query.StoreEvents), 'first');
+  });
+
+  it('compiles every plan the corpus needs in the warm-up: each event alone, and all of them as one stream', async () => {
+    // Neo4j keys a plan by its parameters' types, where an empty list is a type of its own: an
+    // event without inputs, facets only on its run, a lone dataset event each send some list
+    // empty that a fuller batch does not. Each event is projected alone (the service waits for the
+    // projection), then all again as batches; every shape the projection sent must be one the
+    // default warm-up compiled, or that event's user waits for a plan on the request path.
+    const ns = uniquePrefix('warmup-corpus');
+    const events = manifest().flatMap((r) => docsOf(r.file).filter((d) => d.value !== undefined).map((d) => isolate(d.value, ns)));
+    const statuses = new Map<number, number>();
+    for (const e of events) {
+      const status = (await svc.postEvent(e)).status;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    const accepted = Object.entries(CORPUS_OUTCOMES).filter(([k]) => k.startsWith('accepted')).reduce((n, [, v]) => n + v, 0);
+    assert.equal(statuses.get(201), accepted, JSON.stringify([...statuses]));
+    for (let i = 0; i < events.length; i += 100) await svc.post('/api/v1/lineage/batch', JSON.stringify(events.slice(i, i + 100)));
+    assert.deepEqual(shapesColdAfterWarmUp(svc, { ingest: true }), []);
   });
 });
