@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadQueries, Query } from '../../src/graph/queries';
+import { datasetId, fieldId, jobId, runId } from '../../src/ids';
 import { secondPassQueries, warmUpShapes, warmUpTransactions } from '../../src/graph/warmup';
 import { warmUpRuns } from '../../src/graph/warmup-runs';
 import { startService, type TestService } from '../support/app';
 import { docsOf, manifest } from '../support/corpus';
 import { generateEvents } from '../support/generate';
+import { sweepDocuments, sweepSchema } from '../support/graphql-sweep';
 import { isolate, uniquePrefix } from '../support/isolate';
 import { CORPUS_OUTCOMES } from '../support/policy';
 import { shapesColdAfterWarmUp } from '../support/warm-shapes';
@@ -13,7 +15,8 @@ import { shapesColdAfterWarmUp } from '../support/warm-shapes';
 let svc: TestService;
 before(async () => {
   // A refresher whose timer never fires: its record of the shapes run is what the last test reads.
-  svc = await startService({ TRIBUTARY_PLAN_REFRESH_S: '3600' });
+  // A sweep's documents ask for every field: the complexity bound is not what they test.
+  svc = await startService({ TRIBUTARY_PLAN_REFRESH_S: '3600', TRIBUTARY_MAX_QUERY_COMPLEXITY: '100000000' });
 });
 after(() => svc.close());
 
@@ -80,16 +83,103 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
     // empty that a fuller batch does not. Each event is projected alone (the service waits for the
     // projection), then all again as batches; every shape the projection sent must be one the
     // default warm-up compiled, or that event's user waits for a plan on the request path.
-    const ns = uniquePrefix('warmup-corpus');
-    const events = manifest().flatMap((r) => docsOf(r.file).filter((d) => d.value !== undefined).map((d) => isolate(d.value, ns)));
-    const statuses = new Map<number, number>();
-    for (const e of events) {
-      const status = (await svc.postEvent(e)).status;
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
-    }
+    const { events, statuses } = await corpus();
     const accepted = Object.entries(CORPUS_OUTCOMES).filter(([k]) => k.startsWith('accepted')).reduce((n, [, v]) => n + v, 0);
     assert.equal(statuses.get(201), accepted, JSON.stringify([...statuses]));
     for (let i = 0; i < events.length; i += 100) await svc.post('/api/v1/lineage/batch', JSON.stringify(events.slice(i, i + 100)));
     assert.deepEqual(shapesColdAfterWarmUp(svc, { ingest: true }), []);
   });
+
+  it('answers every GraphQL field over the corpus without an error, with plans the warm-up compiled', async () => {
+    // What a catalog tool asking for everything runs: each root field with every field reachable
+    // without arguments of its own (three levels deep), each enum and boolean argument in turn
+    // (test/support/graphql-sweep.ts), from a dataset, a job, a column and a run the corpus wrote
+    // column lineage for. Time travel (asOf, lineageDiff) is left out: its plans are the second pass's.
+    const { events } = await corpus();
+    const found = await corpusNodes(events);
+    const schema = sweepSchema();
+    const q = (s: string) => JSON.stringify(s);
+    const calls: [string, Record<string, string>, Record<string, string[]>?][] = [
+      ...[found.dataset, found.job, found.field].flatMap((id): [string, Record<string, string>, Record<string, string[]>?][] => [
+        ['lineage', { nodeId: q(id), granularity: id === found.field ? 'FIELD' : 'DATASET' }],
+        ['node', { id: q(id) }],
+      ]),
+      ['blastRadius', { nodeId: q(found.dataset) }],
+      ['blastRadius', { nodeId: q(found.field) }],
+      ['trace', { nodeId: q(found.dataset) }, { direction: ['BOTH'] }],
+      ['trace', { nodeId: q(found.field) }, { direction: ['BOTH'] }],
+      ['path', { fromId: q(found.input), toId: q(found.dataset), granularity: 'DATASET' }],
+      ['path', { fromId: q(found.inputField), toId: q(found.field), granularity: 'FIELD' }],
+      ['dataset', { id: q(found.dataset) }],
+      ['job', { id: q(found.job) }],
+      ['run', { id: q(found.run) }],
+      ['node', { id: q(found.run) }],
+      ['identity', { id: q(found.dataset) }],
+      ['coverage', {}, { scope: ['ENGINE', 'JOB', 'NAMESPACE'] }],
+      ['coverage', { scope: 'NAMESPACE', value: q(found.namespace) }],
+      ['coverage', { scope: 'JOB', value: q(found.job) }],
+      ['coverage', { scope: 'ENGINE', value: q('spark') }],
+      ['coverageGaps', { scope: 'NAMESPACE', value: q(found.namespace) }],
+      ['coverageGaps', { scope: 'JOB', value: q(found.job) }],
+      ['search', { text: q(found.name.slice(0, 4)) }],
+      ['datasets', { namespace: q(found.namespace) }],
+      ['jobs', { namespace: q(found.namespace) }],
+      ['namespaces', {}],
+      ['lineageBreaks', { namespace: q(found.namespace) }],
+    ];
+    let documents = 0;
+    for (const [root, args, invalid] of calls) {
+      for (const doc of sweepDocuments(schema, root, args, invalid)) {
+        const body = await svc.graphql(doc);
+        assert.equal(body.errors, undefined, `${doc.slice(0, doc.indexOf(' { __typename'))}: ${JSON.stringify(body.errors)}`);
+        documents++;
+      }
+    }
+    assert.ok(documents > 80, `documents: ${documents}`);
+    assert.deepEqual(shapesColdAfterWarmUp(svc), []);
+  });
 });
+
+/** The accepted corpus events, isolated, each posted once alone (memoised: two tests read them). */
+let corpusOnce: Promise<{ ns: string; events: Record<string, any>[]; statuses: Map<number, number> }> | undefined;
+function corpus() {
+  corpusOnce ??= (async () => {
+    const ns = uniquePrefix('warmup-corpus');
+    const events = manifest().flatMap((r) => docsOf(r.file).filter((d) => d.value !== undefined).map((d) => isolate(d.value as Record<string, any>, ns)));
+    const statuses = new Map<number, number>();
+    for (const e of events) {
+      const status = (await svc.postEvent(e)).status;
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    return { ns, events, statuses };
+  })();
+  return corpusOnce;
+}
+
+/**
+ * From the corpus's events with column lineage: an output dataset the graph holds with a column
+ * that has inputs, its job, a run of it, one of its inputs and an input column.
+ */
+async function corpusNodes(events: Record<string, any>[]) {
+  for (const e of events) {
+    for (const out of e.outputs ?? []) {
+      const fields = Object.entries(out.facets?.columnLineage?.fields ?? {}) as [string, { inputFields?: { namespace: string; name: string; field: string }[] }][];
+      const withInput = fields.find(([, f]) => (f.inputFields ?? []).length > 0);
+      if (!withInput || !e.run?.runId || !e.job) continue;
+      const input = withInput[1].inputFields![0]!;
+      const ids = {
+        dataset: datasetId(out.namespace, out.name),
+        field: fieldId(out.namespace, out.name, withInput[0]),
+        job: jobId(e.job.namespace, e.job.name),
+        run: runId(e.run.runId),
+        input: datasetId(input.namespace, input.name),
+        inputField: fieldId(input.namespace, input.name, input.field),
+      };
+      const body = await svc.graphql(
+        `{ a: node(id: ${JSON.stringify(ids.dataset)}) { id } b: node(id: ${JSON.stringify(ids.field)}) { id } c: node(id: ${JSON.stringify(ids.job)}) { id } d: node(id: ${JSON.stringify(ids.run)}) { id } e: node(id: ${JSON.stringify(ids.input)}) { id } f: node(id: ${JSON.stringify(ids.inputField)}) { id } }`,
+      );
+      if (Object.values(body.data ?? {}).every((n) => n !== null)) return { ...ids, namespace: out.namespace as string, name: out.name as string };
+    }
+  }
+  throw new Error('no corpus event with column lineage whose nodes are all in the graph');
+}
