@@ -318,7 +318,8 @@ export function coverageFigures(key: string, edges: number, columnLevel: number,
   };
 }
 
-function checkScope(scope: CoverageScope, value: string | null): void {
+/** Throws BAD_INPUT for a scope other than ALL without a value (a request's arguments, checked before any work). */
+export function checkScope(scope: CoverageScope, value: string | null): void {
   if (scope !== CoverageScope.ALL && !value) throw badInput(`scope ${scope} needs a value`);
 }
 

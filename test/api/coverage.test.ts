@@ -91,6 +91,10 @@ describe('coverage', () => {
   it('needs a value for a scope other than ALL', async () => {
     const res = await svc.graphql(`{ coverage(scope: NAMESPACE) { overall { edges } } }`);
     assert.equal(res.errors![0].extensions.code, 'BAD_INPUT');
+    // Refused at the root, whatever is selected: not an answer of only the echoed arguments.
+    const echoed = await svc.graphql(`{ coverage(scope: ENGINE) { scope value } }`);
+    assert.deepEqual(echoed.errors?.map((e: any) => [e.extensions.code, e.message, e.path]), [['BAD_INPUT', 'scope ENGINE needs a value', ['coverage']]]);
+    assert.equal(echoed.data, null);
   });
 });
 
