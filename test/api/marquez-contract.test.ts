@@ -8,6 +8,7 @@ import { brief, compareJson, mapStrings, type Diff } from '../../tools/marquez-c
 import { contractEvents, sample } from '../../tools/marquez-contract/events';
 import { renderRequest, type NodeRef, type RequestSpec, type Rewrite } from '../../tools/marquez-contract/requests';
 import { startService, type TestService } from '../support/app';
+import { shapesColdAfterWarmUp } from '../support/warm-shapes';
 import { repoRoot } from '../support/corpus';
 import { isolate, isolatedRunId, uniquePrefix } from '../support/isolate';
 
@@ -636,7 +637,8 @@ function explain(d: Diff, c: Ctx): Rule | undefined {
 // ---------------------------------------------------------------------------------------------
 
 before(async () => {
-  svc = await startService();
+  // A refresher whose timer never fires: its record of the shapes run is what the last test reads.
+  svc = await startService({ TRIBUTARY_PLAN_REFRESH_S: '3600' });
   p = uniquePrefix('mz-contract');
   rw = { ns: (n) => p + n, run: (r) => isolatedRunId(p, r) };
   const accepted = new Set(contract.events.filter((e) => e.status >= 200 && e.status < 300).map((e) => `${e.file}#${e.index}`));
@@ -825,4 +827,12 @@ describe('Marquez 0.50 clients (Python and Java) against Tributary', () => {
       assert.equal(problems.length, 0, `${problems.length} unexplained differences of the ${lang} client from Marquez 0.50 (first 30):\n${problems.slice(0, 30).join('\n')}`);
     });
   }
+});
+
+describe('the plans the Marquez API needs', () => {
+  it('were all compiled by the default warm-up: every request and client call above ran only shapes it compiles', () => {
+    const ran = new Set(svc.app.refresher!.shapes.list().map((s) => s.query).filter((q) => q.startsWith('marquez/')));
+    assert.ok(ran.size >= 15, `marquez/ queries recorded: ${[...ran].join(', ')}`);
+    assert.deepEqual(shapesColdAfterWarmUp(svc), []);
+  });
 });
