@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { GraphQLSchema } from 'graphql';
 import { loadQueries, Query } from '../../src/graph/queries';
 import { datasetId, fieldId, jobId, runId } from '../../src/ids';
 import { secondPassQueries, warmUpShapes, warmUpTransactions } from '../../src/graph/warmup';
 import { warmUpRuns } from '../../src/graph/warmup-runs';
 import { startService, type TestService } from '../support/app';
-import { docsOf, manifest } from '../support/corpus';
+import { docsOf, manifest, repoRoot } from '../support/corpus';
 import { generateEvents } from '../support/generate';
 import { sweepDocuments, sweepSchema } from '../support/graphql-sweep';
 import { isolate, uniquePrefix } from '../support/isolate';
@@ -77,7 +80,7 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
     assert.equal(declared.get(Query.StoreEvents), 'first');
   });
 
-  it('compiles every plan the corpus needs in the warm-up: each event alone, and all of them as one stream', async () => {
+  it('compiles every plan the corpus and real producers need in the warm-up: each event alone, and all of them as one stream', async () => {
     // Neo4j keys a plan by its parameters' types, where an empty list is a type of its own: an
     // event without inputs, facets only on its run, a lone dataset event each send some list
     // empty that a fuller batch does not. Each event is projected alone (the service waits for the
@@ -94,54 +97,76 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
     // What a catalog tool asking for everything runs: each root field with every field reachable
     // without arguments of its own (three levels deep), each enum and boolean argument in turn
     // (test/support/graphql-sweep.ts), from a dataset, a job, a column and a run the corpus wrote
-    // column lineage for. Time travel (asOf, lineageDiff) is left out: its plans are the second pass's.
-    const { events } = await corpus();
-    const found = await corpusNodes(events);
+    // column lineage for: the corpus's first such event, and the producer fixtures' (the seed
+    // pipeline's Iceberg tables, with symlinks and metadata columns). Time travel (asOf,
+    // lineageDiff) is left out: its plans are the second pass's.
+    const { events, fixturesFrom } = await corpus();
     const schema = sweepSchema();
-    const q = (s: string) => JSON.stringify(s);
-    const calls: [string, Record<string, string>, Record<string, string[]>?][] = [
-      ...[found.dataset, found.job, found.field].flatMap((id): [string, Record<string, string>, Record<string, string[]>?][] => [
-        ['lineage', { nodeId: q(id), granularity: id === found.field ? 'FIELD' : 'DATASET' }],
-        ['node', { id: q(id) }],
-      ]),
-      ['blastRadius', { nodeId: q(found.dataset) }],
-      ['blastRadius', { nodeId: q(found.field) }],
-      ['trace', { nodeId: q(found.dataset) }, { direction: ['BOTH'] }],
-      ['trace', { nodeId: q(found.field) }, { direction: ['BOTH'] }],
-      ['path', { fromId: q(found.input), toId: q(found.dataset), granularity: 'DATASET' }],
-      ['path', { fromId: q(found.inputField), toId: q(found.field), granularity: 'FIELD' }],
-      ['dataset', { id: q(found.dataset) }],
-      ['job', { id: q(found.job) }],
-      ['run', { id: q(found.run) }],
-      ['node', { id: q(found.run) }],
-      ['identity', { id: q(found.dataset) }],
-      ['coverage', {}, { scope: ['ENGINE', 'JOB', 'NAMESPACE'] }],
-      ['coverage', { scope: 'NAMESPACE', value: q(found.namespace) }],
-      ['coverage', { scope: 'JOB', value: q(found.job) }],
-      ['coverage', { scope: 'ENGINE', value: q('spark') }],
-      ['coverageGaps', { scope: 'NAMESPACE', value: q(found.namespace) }],
-      ['coverageGaps', { scope: 'JOB', value: q(found.job) }],
-      ['search', { text: q(found.name.slice(0, 4)) }],
-      ['datasets', { namespace: q(found.namespace) }],
-      ['jobs', { namespace: q(found.namespace) }],
-      ['namespaces', {}],
-      ['lineageBreaks', { namespace: q(found.namespace) }],
-    ];
     let documents = 0;
-    for (const [root, args, invalid] of calls) {
-      for (const doc of sweepDocuments(schema, root, args, invalid)) {
-        const body = await svc.graphql(doc);
-        assert.equal(body.errors, undefined, `${doc.slice(0, doc.indexOf(' { __typename'))}: ${JSON.stringify(body.errors)}`);
-        documents++;
-      }
-    }
-    assert.ok(documents > 80, `documents: ${documents}`);
+    for (const found of [await corpusNodes(events), await corpusNodes(events.slice(fixturesFrom))]) documents += await sweep(schema, found);
+    assert.ok(documents > 160, `documents: ${documents}`);
     assert.deepEqual(shapesColdAfterWarmUp(svc), []);
   });
 });
 
-/** The accepted corpus events, isolated, each posted once alone (memoised: two tests read them). */
-let corpusOnce: Promise<{ ns: string; events: Record<string, any>[]; statuses: Map<number, number> }> | undefined;
+/** Runs the sweep's documents from `found`'s nodes, each without an error; returns how many. */
+async function sweep(schema: GraphQLSchema, found: Awaited<ReturnType<typeof corpusNodes>>): Promise<number> {
+  const q = (s: string) => JSON.stringify(s);
+  const calls: [string, Record<string, string>, Record<string, string[]>?][] = [
+    ...[found.dataset, found.job, found.field].flatMap((id): [string, Record<string, string>, Record<string, string[]>?][] => [
+      ['lineage', { nodeId: q(id), granularity: id === found.field ? 'FIELD' : 'DATASET' }],
+      ['node', { id: q(id) }],
+    ]),
+    ['blastRadius', { nodeId: q(found.dataset) }],
+    ['blastRadius', { nodeId: q(found.field) }],
+    ['trace', { nodeId: q(found.dataset) }, { direction: ['BOTH'] }],
+    ['trace', { nodeId: q(found.field) }, { direction: ['BOTH'] }],
+    ['path', { fromId: q(found.input), toId: q(found.dataset), granularity: 'DATASET' }],
+    ['path', { fromId: q(found.inputField), toId: q(found.field), granularity: 'FIELD' }],
+    ['dataset', { id: q(found.dataset) }],
+    ['job', { id: q(found.job) }],
+    ['run', { id: q(found.run) }],
+    ['node', { id: q(found.run) }],
+    ['identity', { id: q(found.dataset) }],
+    ['coverage', {}, { scope: ['ENGINE', 'JOB', 'NAMESPACE'] }],
+    ['coverage', { scope: 'NAMESPACE', value: q(found.namespace) }],
+    ['coverage', { scope: 'JOB', value: q(found.job) }],
+    ['coverage', { scope: 'ENGINE', value: q('spark') }],
+    ['coverageGaps', { scope: 'NAMESPACE', value: q(found.namespace) }],
+    ['coverageGaps', { scope: 'JOB', value: q(found.job) }],
+    ['search', { text: q(found.name.slice(0, 4)) }],
+    ['datasets', { namespace: q(found.namespace) }],
+    ['jobs', { namespace: q(found.namespace) }],
+    ['namespaces', {}],
+    ['lineageBreaks', { namespace: q(found.namespace) }],
+  ];
+  let documents = 0;
+  for (const [root, args, invalid] of calls) {
+    for (const doc of sweepDocuments(schema, root, args, invalid)) {
+      const body = await svc.graphql(doc);
+      assert.equal(body.errors, undefined, `${doc.slice(0, doc.indexOf(' { __typename'))}: ${JSON.stringify(body.errors)}`);
+      documents++;
+    }
+  }
+  return documents;
+}
+
+/** Events real producers sent here (test/fixtures: the seed pipeline's Debezium, Flink and Spark, openlineage-python, Spark 1.37 and 1.53). */
+const PRODUCER_FIXTURES = [
+  'seed-stack/debezium.ndjson',
+  'seed-stack/flink.ndjson',
+  'seed-stack/spark.ndjson',
+  'openlineage-spark-1.37-orders-by-country.ndjson',
+  'openlineage-spark-1.53-orders-by-country.ndjson',
+  'openlineage-spark-1.53-orders-by-country-no-cll.ndjson',
+  'openlineage-python-1.54-column-lineage.json',
+];
+
+/**
+ * The corpus's documents and the producer fixtures' events, isolated, each posted once alone, in
+ * that order (memoised: two tests read them); `statuses` counts the corpus's answers only.
+ */
+let corpusOnce: Promise<{ events: Record<string, any>[]; statuses: Map<number, number>; fixturesFrom: number }> | undefined;
 function corpus() {
   corpusOnce ??= (async () => {
     const ns = uniquePrefix('warmup-corpus');
@@ -151,7 +176,18 @@ function corpus() {
       const status = (await svc.postEvent(e)).status;
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
-    return { ns, events, statuses };
+    const fixturesFrom = events.length;
+    for (const file of PRODUCER_FIXTURES) {
+      const text = fs.readFileSync(path.join(repoRoot, 'test', 'fixtures', file), 'utf8');
+      const docs = file.endsWith('.ndjson') ? text.trim().split('\n').map((l) => JSON.parse(l)) : [JSON.parse(text)];
+      for (const d of docs) {
+        const e = isolate(d as Record<string, any>, ns);
+        const res = await svc.postEvent(e);
+        assert.equal(res.status, 201, `${file}: ${JSON.stringify(res.body)}`);
+        events.push(e);
+      }
+    }
+    return { events, statuses, fixturesFrom };
   })();
   return corpusOnce;
 }
