@@ -180,6 +180,7 @@ export class CoverageService {
 
   /** By job (most edges first) and the trend, from the scope's edges (at most TRIBUTARY_MAX_COVERAGE_EDGES of them). */
   async details(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageDetails> {
+    checkCoverageArgs(scope, value, from, to);
     const [{ rows }, declared] = await Promise.all([this.edges(scope, value), this.declared(scope, value)]);
     return { byJob: withDeclared(breakdown(rows.filter((r) => r.current), (r) => r.jobId), declared, (d) => d.jobId), trend: trend(rows.filter((r) => !r.readsNothing && !r.collected), bucket, from, to) };
   }
@@ -318,9 +319,20 @@ export function coverageFigures(key: string, edges: number, columnLevel: number,
   };
 }
 
-/** Throws BAD_INPUT for a scope other than ALL without a value (a request's arguments, checked before any work). */
-export function checkScope(scope: CoverageScope, value: string | null): void {
+function checkScope(scope: CoverageScope, value: string | null): void {
   if (scope !== CoverageScope.ALL && !value) throw badInput(`scope ${scope} needs a value`);
+}
+
+/**
+ * Throws BAD_INPUT for arguments no coverage answer can use, before any work and whichever parts
+ * are asked for: a scope other than ALL without a value, a trend `from` or `to` that is not an
+ * ISO-8601 time, `to` before `from`.
+ */
+export function checkCoverageArgs(scope: CoverageScope, value: string | null, from?: string | null, to?: string | null): void {
+  checkScope(scope, value);
+  const start = from ? parseTime(from, 'from') : null;
+  const end = to ? parseTime(to, 'to') : null;
+  if (start && end && end < start) throw badInput('to must not be before from');
 }
 
 /**

@@ -96,6 +96,20 @@ describe('coverage', () => {
     assert.deepEqual(echoed.errors?.map((e: any) => [e.extensions.code, e.message, e.path]), [['BAD_INPUT', 'scope ENGINE needs a value', ['coverage']]]);
     assert.equal(echoed.data, null);
   });
+
+  it('refuses a malformed trend window whatever is selected, and on a scope with no edges', async () => {
+    const cases: [string, string][] = [
+      ['from: "last tuesday"', 'from must be an ISO-8601 date-time (got "last tuesday")'],
+      ['to: "2024-13-45"', 'to must be an ISO-8601 date-time (got "2024-13-45")'],
+      ['from: "2024-02-01T00:00:00Z", to: "2024-01-01T00:00:00Z"', 'to must not be before from'],
+    ];
+    for (const [args, message] of cases) {
+      for (const selection of ['overall { edges }', 'trend { start }']) {
+        const res = await svc.graphql(`{ coverage(scope: NAMESPACE, value: "t-no-such-namespace/", ${args}) { ${selection} } }`);
+        assert.deepEqual(res.errors?.map((e: any) => [e.extensions.code, e.message]), [['BAD_INPUT', message]], `${args} ${selection}`);
+      }
+    }
+  });
 });
 
 describe('coverageGaps', () => {

@@ -1,5 +1,5 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
-import { checkScope, type CoverageGaps as CoverageGapsData, type CoverageReport } from '../../lineage/coverage-service';
+import { checkCoverageArgs, type CoverageGaps as CoverageGapsData, type CoverageReport } from '../../lineage/coverage-service';
 import type { Context } from '../context';
 import { CoverageArgs, CoverageGapsArgs } from './args';
 import { Coverage, CoverageGaps } from './types';
@@ -22,8 +22,9 @@ export class CoverageQueries {
     // in the database, byJob/trend from the scope's edges.
     const service = ctx.services.coverage;
     const value = args.value ?? null;
-    // Here as well as in the service: a selection of only `scope` and `value` would otherwise succeed.
-    checkScope(args.scope, value);
+    // Before the parts below, which each check only what they use: a selection of `scope` alone,
+    // or of `overall` with a malformed `from`, would otherwise answer.
+    checkCoverageArgs(args.scope, value, args.from, args.to);
     const summary = once(() => service.summary(args.scope, value));
     const details = once(() => service.details(args.scope, value, args.bucket, args.from, args.to));
     const lazy = {
