@@ -357,8 +357,12 @@ function trend(rows: EdgeRow[], bucket: Bucket, fromText?: string | null, toText
   const floorFrom = floor(to, bucket);
   for (let i = 0; i < 365; i++) floorFrom.setTime(previous(floorFrom, bucket).getTime());
   const from = fromText ? parseTime(fromText, 'from') : earliest > floorFrom ? earliest : floorFrom;
-  if (!fromText && !toText && from > to) return []; // every edge dated in the future
-  if (to < from) throw badInput('to must not be before from');
+  // A window bounded on one side only (or neither: every edge dated in the future) may lie wholly
+  // before or after the edges: nothing in it.
+  if (to < from) {
+    if (fromText && toText) throw badInput('to must not be before from');
+    return [];
+  }
   const out: TrendBucket[] = [];
   for (let start = floor(from, bucket); start <= to; start = next(start, bucket)) {
     if (out.length >= 366) throw limitExceeded(`more than 366 ${bucket} buckets: narrow from/to or use a larger bucket`);

@@ -97,6 +97,14 @@ describe('coverage', () => {
     assert.equal(echoed.data, null);
   });
 
+  it('gives an empty trend for a window bounded on one side that holds no edge', async () => {
+    for (const bound of ['to: "2023-06-01T00:00:00Z"', 'from: "2025-06-01T00:00:00Z"']) {
+      const res = await svc.graphql(`query($ns: String) { coverage(scope: NAMESPACE, value: $ns, ${bound}) { trend { start } overall { edges } } }`, { ns });
+      assert.equal(res.errors, undefined, `${bound}: ${JSON.stringify(res.errors)}`);
+      assert.deepEqual(res.data.coverage, { trend: [], overall: { edges: 5 } }, bound);
+    }
+  });
+
   it('refuses a malformed trend window whatever is selected, and on a scope with no edges', async () => {
     const cases: [string, string][] = [
       ['from: "last tuesday"', 'from must be an ISO-8601 date-time (got "last tuesday")'],
