@@ -98,8 +98,8 @@ describe('plan warm-up (// Warm-up: header lines)', () => {
     // without arguments of its own (three levels deep), each enum and boolean argument in turn
     // (test/support/graphql-sweep.ts), from a dataset, a job, a column and a run the corpus wrote
     // column lineage for: the corpus's first such event, and the producer fixtures' (the seed
-    // pipeline's Iceberg tables, with symlinks and metadata columns). Time travel (asOf,
-    // lineageDiff) is left out: its plans are the second pass's.
+    // pipeline's Iceberg tables, with symlinks and metadata columns). Lineage as of a time is left
+    // out: its plans are the second pass's (the coverage dashboard's lineageDiff is in).
     const { events, fixturesFrom } = await corpus();
     const schema = sweepSchema();
     let documents = 0;
@@ -139,6 +139,8 @@ async function sweep(schema: GraphQLSchema, found: Awaited<ReturnType<typeof cor
     ['jobs', { namespace: q(found.namespace) }],
     ['namespaces', {}],
     ['lineageBreaks', { namespace: q(found.namespace) }],
+  ['lineageDiff', { from: q('2020-01-01T00:00:00Z') }, { scope: ['ENGINE', 'JOB', 'NAMESPACE'] }],
+  ['lineageDiff', { from: q('2020-01-01T00:00:00Z'), scope: 'NAMESPACE', value: q(found.namespace) }],
   ];
   let documents = 0;
   for (const [root, args, invalid] of calls) {
