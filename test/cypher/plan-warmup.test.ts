@@ -213,10 +213,10 @@ async function corpusNodes(events: Record<string, any>[]) {
         input: datasetId(input.namespace, input.name),
         inputField: fieldId(input.namespace, input.name, input.field),
       };
-      const body = await svc.graphql(
-        `{ a: node(id: ${JSON.stringify(ids.dataset)}) { id } b: node(id: ${JSON.stringify(ids.field)}) { id } c: node(id: ${JSON.stringify(ids.job)}) { id } d: node(id: ${JSON.stringify(ids.run)}) { id } e: node(id: ${JSON.stringify(ids.input)}) { id } f: node(id: ${JSON.stringify(ids.inputField)}) { id } }`,
-      );
-      if (Object.values(body.data ?? {}).every((n) => n !== null)) return { ...ids, namespace: out.namespace as string, name: out.name as string };
+      const keys = Object.keys(ids);
+      const body = await svc.graphql(`query(${keys.map((k) => `$${k}: ID!`).join(', ')}) { ${keys.map((k) => `${k}: node(id: $${k}) { id }`).join(' ')} }`, ids);
+      // A template's placeholder run id is refused (BAD_INPUT): not a start either.
+      if (body.errors === undefined && Object.values(body.data).every((n) => n !== null)) return { ...ids, namespace: out.namespace as string, name: out.name as string };
     }
   }
   throw new Error('no corpus event with column lineage whose nodes are all in the graph');
