@@ -24,6 +24,8 @@ export type Phase = {
   projectedEvPerS?: number;
   /** Also, for Tributary, Neo4j's by thread (processes.ts jvmThreadCpuMs), per 1000 events. */
   cpu?: { service: number; database: number; client: number; neo4j?: Record<JvmThreadGroup, number> };
+  /** The other sides' CPU meanwhile (all their processes), ms per s of the phase: what competed with it. */
+  others?: Record<string, number>;
 };
 
 /** The median (of an even count, the mean of the two middle values); NaN for none. */
@@ -33,13 +35,17 @@ export const median = (xs: number[]): number => {
   return s.length === 0 ? NaN : s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-/** Sends every text, one per request, from `clients` clients; Tributary's phase also waits until the graph shows them (projectedEvPerS). */
-export async function ingest(agent: http.Agent, side: Side, texts: string[], clients: number): Promise<Phase> {
+/**
+ * Sends every text, one per request, from `clients` clients; Tributary's phase also waits until the
+ * graph shows them (projectedEvPerS). `others`: the sides not measured, whose CPU meanwhile is read.
+ */
+export async function ingest(agent: http.Agent, side: Side, texts: string[], clients: number, others: Side[] = []): Promise<Phase> {
   let next = 0;
   let non2xx = 0;
   const ids: string[] = [];
   const jvm = side.name === 'Tributary' ? jvmUnder(side.pids()[0]!) : null;
   const cpu0 = { all: cpuMs(side.pids()), service: processCpuMs(side.pids()[0]!) ?? 0, client: process.cpuUsage(), threads: jvm ? jvmThreadCpuMs(jvm) : null };
+  const others0 = others.map((o) => cpuMs(o.pids()));
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -60,6 +66,8 @@ export async function ingest(agent: http.Agent, side: Side, texts: string[], cli
     }
     phase.projectedEvPerS = texts.length / ((performance.now() - t0) / 1000);
   }
+  const elapsedS = (performance.now() - t0) / 1000;
+  if (others.length > 0) phase.others = Object.fromEntries(others.map((o, i) => [o.name, (cpuMs(o.pids()) - others0[i]!) / elapsedS]));
   const service = (processCpuMs(side.pids()[0]!) ?? 0) - cpu0.service;
   const client = process.cpuUsage(cpu0.client);
   /** Milliseconds per event are seconds per 1000 events. */

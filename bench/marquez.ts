@@ -88,13 +88,18 @@ async function main(): Promise<void> {
       });
       lastOutputs = outputs;
       for (const side of r % 2 === 0 ? sides : [...sides].reverse()) {
-        const seq = await ingest(agent, side, texts.slice(0, seqEvents), 1);
-        const conc = await ingest(agent, side, texts.slice(seqEvents), 16);
+        // Each side's clocks start once the other side is quiet (what its own last round left
+        // running, a refresher or a vacuum, counts against it), and its CPU meanwhile is logged.
+        const others = sides.filter((s) => s !== side);
+        if (others.length > 0) await untilQuiet(agent, others, tributary, log);
+        const seq = await ingest(agent, side, texts.slice(0, seqEvents), 1, others);
+        const conc = await ingest(agent, side, texts.slice(seqEvents), 16, others);
         results[side.name]!.seq.push(seq);
         results[side.name]!.conc.push(conc);
         log(`round ${r + 1} ${side.name}: 1 client ${seq.evPerS.toFixed(1)} ev/s (${seq.non2xx} non-2xx), 16 clients ${conc.evPerS.toFixed(1)} ev/s (${conc.non2xx} non-2xx)` +
           (conc.projectedEvPerS ? `, projected ${seq.projectedEvPerS!.toFixed(1)} / ${conc.projectedEvPerS.toFixed(1)} ev/s` : '') +
-          `; CPU s per 1000 events at 16 clients: ${describeCpu(side.name, conc)}`);
+          `; CPU s per 1000 events at 16 clients: ${describeCpu(side.name, conc)}` +
+          (conc.others ? `; meanwhile, CPU ms/s of ${Object.entries(conc.others).map(([n, v]) => `${n} ${v.toFixed(0)}`).join(', ')} (1 client: ${Object.values(seq.others ?? {}).map((v) => v.toFixed(0)).join(', ')})` : ''));
       }
     }
     // Ingestion while 50 GraphQL clients read (Tributary): a fresh stream, readers asking lineage
@@ -243,11 +248,12 @@ const QUIET_MAX_MS = 5 * 60_000;
 type Settled = { waitedS: number; quiet: boolean; refreshed: number; cpuMsPerS: Record<string, number> };
 
 /**
- * Waits until every side's processes use under QUIET_CPU_MS_PER_S over a QUIET_WINDOW_MS window (at
- * most QUIET_MAX_MS), so that the read comparisons measure the steady state a user of the UI meets,
- * not what ingestion left running: Tributary's plan refresher replans every recorded shape in the
- * background once the graph's counts diverged (src/graph/plan-refresher.ts), Marquez's PostgreSQL
- * vacuums and analyzes. What was still running, and how long it took, goes into the report.
+ * Waits until every one of `sides`' processes use under QUIET_CPU_MS_PER_S over a QUIET_WINDOW_MS
+ * window (at most QUIET_MAX_MS), so that the read comparisons measure the steady state a user of
+ * the UI meets, not what ingestion left running: Tributary's plan refresher replans every recorded
+ * shape in the background once the graph's counts diverged (src/graph/plan-refresher.ts), Marquez's
+ * PostgreSQL vacuums and analyzes. What was still running, and how long it took, goes into the
+ * report. Before an ingestion clock `sides` is the side not measured.
  */
 async function untilQuiet(agent: http.Agent, sides: Side[], tributary: Side, log: (l: string) => void): Promise<Settled> {
   const started = performance.now();
@@ -264,7 +270,7 @@ async function untilQuiet(agent: http.Agent, sides: Side[], tributary: Side, log
     quiet = Object.values(rates).every((r) => r < QUIET_CPU_MS_PER_S);
   }
   const settled = { waitedS: (performance.now() - started) / 1000, quiet, refreshed: (await refreshedAt()) - refreshed0, cpuMsPerS: rates };
-  log(`both sides ${quiet ? 'quiet' : 'still busy'} after ${settled.waitedS.toFixed(0)} s (CPU ms/s ${Object.entries(rates).map(([n, r]) => `${n} ${r.toFixed(0)}`).join(', ')}; Tributary's plan refresher replanned ${settled.refreshed} plans meanwhile)`);
+  log(`${sides.map((x) => x.name).join(' and ')} ${quiet ? 'quiet' : 'still busy'} after ${settled.waitedS.toFixed(0)} s (CPU ms/s ${Object.entries(rates).map(([n, r]) => `${n} ${r.toFixed(0)}`).join(', ')}; Tributary's plan refresher replanned ${settled.refreshed} plans meanwhile)`);
   return settled;
 }
 
