@@ -1,11 +1,14 @@
-import { badInput, limitExceeded } from '../errors';
+import { badInput } from '../errors';
 import type { Executor } from '../graph/executor';
 import { Query } from '../graph/queries';
 import { kindOf } from '../ids';
 import { checkFirst, cmp } from './common';
+import { checkTrendWindow, coverageTrend, ratio, type TrendBucket } from './coverage-trend';
 import { groupBy } from './group';
 import { downstreamOfEach } from './traversal';
 import { Bucket, CoverageScope, EntityKind } from './types';
+
+export type { TrendBucket } from './coverage-trend';
 
 export { Bucket, CoverageScope };
 
@@ -43,14 +46,6 @@ export interface CoverageFigures {
    * STRONG; one per logical dataset): never counted as reported lineage, so not in edges either.
    */
   declaredEdges: number;
-}
-
-export interface TrendBucket {
-  start: string;
-  end: string;
-  edges: number;
-  columnLevel: number;
-  columnLevelShare: number;
 }
 
 /** The scope's figures, overall and by engine and namespace: always complete (summed in the database). */
@@ -182,7 +177,7 @@ export class CoverageService {
   async details(scope: CoverageScope, value: string | null, bucket: Bucket, from?: string | null, to?: string | null): Promise<CoverageDetails> {
     checkCoverageArgs(scope, value, from, to);
     const [{ rows }, declared] = await Promise.all([this.edges(scope, value), this.declared(scope, value)]);
-    return { byJob: withDeclared(breakdown(rows.filter((r) => r.current), (r) => r.jobId), declared, (d) => d.jobId), trend: trend(rows.filter((r) => !r.readsNothing && !r.collected), bucket, from, to) };
+    return { byJob: withDeclared(breakdown(rows.filter((r) => r.current), (r) => r.jobId), declared, (d) => d.jobId), trend: coverageTrend(rows.filter((r) => !r.readsNothing && !r.collected), bucket, from, to) };
   }
 
   /**
@@ -330,9 +325,7 @@ function checkScope(scope: CoverageScope, value: string | null): void {
  */
 export function checkCoverageArgs(scope: CoverageScope, value: string | null, from?: string | null, to?: string | null): void {
   checkScope(scope, value);
-  const start = from ? parseTime(from, 'from') : null;
-  const end = to ? parseTime(to, 'to') : null;
-  if (start && end && end < start) throw badInput('to must not be before from');
+  checkTrendWindow(from, to);
 }
 
 /**
@@ -343,64 +336,5 @@ export function checkCoverageArgs(scope: CoverageScope, value: string | null, fr
 export const scopeValue = (scope: CoverageScope, value: string | null): string =>
   scope === CoverageScope.ALL ? '' : scope === CoverageScope.ENGINE ? value!.toLowerCase() : value!;
 
-/**
- * Buckets from `from` to `to`. Defaults: `to` is the latest edge time, but never after now (an
- * event dated in the future cannot stretch the trend); `from` the earliest edge time, but at most
- * 366 buckets before `to`. Asking for more than 366 buckets explicitly is LIMIT_EXCEEDED.
- */
-function trend(rows: EdgeRow[], bucket: Bucket, fromText?: string | null, toText?: string | null, now = new Date()): TrendBucket[] {
-  const times = rows.flatMap((r) => [r.firstSeen, r.lastSeen]).filter((t): t is string => t !== null).sort();
-  if (times.length === 0) return [];
-  const latest = new Date(times[times.length - 1]!);
-  const to = toText ? parseTime(toText, 'to') : latest < now ? latest : now;
-  const earliest = new Date(times[0]!);
-  const floorFrom = floor(to, bucket);
-  for (let i = 0; i < 365; i++) floorFrom.setTime(previous(floorFrom, bucket).getTime());
-  const from = fromText ? parseTime(fromText, 'from') : earliest > floorFrom ? earliest : floorFrom;
-  // A window bounded on one side only (or neither: every edge dated in the future) may lie wholly
-  // before or after the edges: nothing in it.
-  if (to < from) {
-    if (fromText && toText) throw badInput('to must not be before from');
-    return [];
-  }
-  const out: TrendBucket[] = [];
-  for (let start = floor(from, bucket); start <= to; start = next(start, bucket)) {
-    if (out.length >= 366) throw limitExceeded(`more than 366 ${bucket} buckets: narrow from/to or use a larger bucket`);
-    const s = start.toISOString();
-    const e = next(start, bucket).toISOString();
-    const active = rows.filter((r) => r.firstSeen !== null && r.firstSeen < e && (r.lastSeen ?? '') >= s);
-    const column = active.filter((r) => r.cllFirstSeen !== null && r.cllFirstSeen < e && (r.cllLastSeen ?? '') >= s).length;
-    out.push({ start: s, end: e, edges: active.length, columnLevel: column, columnLevelShare: ratio(column, active.length) });
-  }
-  return out;
-}
-
-function parseTime(text: string, what: string): Date {
-  const d = new Date(text);
-  if (Number.isNaN(d.getTime())) throw badInput(`${what} must be an ISO-8601 date-time (got "${text}")`);
-  return d;
-}
-
-function floor(d: Date, b: Bucket): Date {
-  const day = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
-  if (b === Bucket.DAY) return day;
-  if (b === Bucket.WEEK) return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000); // Monday
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
-}
-
-function previous(d: Date, b: Bucket): Date {
-  if (b === Bucket.DAY) return new Date(d.getTime() - 86_400_000);
-  if (b === Bucket.WEEK) return new Date(d.getTime() - 7 * 86_400_000);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1));
-}
-
-function next(d: Date, b: Bucket): Date {
-  if (b === Bucket.DAY) return new Date(d.getTime() + 86_400_000);
-  if (b === Bucket.WEEK) return new Date(d.getTime() + 7 * 86_400_000);
-  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1));
-}
-
 /** Ranked gaps at most (the rest are counted in totalGaps). */
 const MAX_RANKED_GAPS = 500;
-
-const ratio = (a: number, b: number) => (b === 0 ? 0 : Math.round((a / b) * 10_000) / 10_000);
