@@ -32,9 +32,11 @@ export function checkTrendWindow(from?: string | null, to?: string | null): void
 /**
  * Buckets from `from` to `to`. Defaults: `to` is the latest edge time, but never after now (an
  * event dated in the future cannot stretch the trend); `from` the earliest edge time, but at most
- * 366 buckets before `to`. Asking for more than 366 buckets explicitly is LIMIT_EXCEEDED.
+ * 366 buckets before `to`. Asking for more than 366 buckets explicitly is LIMIT_EXCEEDED; a window
+ * checkTrendWindow refuses is BAD_INPUT.
  */
 export function coverageTrend(rows: TrendRow[], bucket: Bucket, fromText?: string | null, toText?: string | null, now = new Date()): TrendBucket[] {
+  checkTrendWindow(fromText, toText);
   const times = rows.flatMap((r) => [r.firstSeen, r.lastSeen]).filter((t): t is string => t !== null).sort();
   if (times.length === 0) return [];
   const latest = new Date(times[times.length - 1]!);
@@ -44,11 +46,8 @@ export function coverageTrend(rows: TrendRow[], bucket: Bucket, fromText?: strin
   for (let i = 0; i < 365; i++) floorFrom.setTime(previous(floorFrom, bucket).getTime());
   const from = fromText ? parseTime(fromText, 'from') : earliest > floorFrom ? earliest : floorFrom;
   // A window bounded on one side only (or neither: every edge dated in the future) may lie wholly
-  // before or after the edges: nothing in it.
-  if (to < from) {
-    if (fromText && toText) throw badInput('to must not be before from');
-    return [];
-  }
+  // before or after the edges: nothing in it. (Both sides given, checkTrendWindow refused it.)
+  if (to < from) return [];
   const out: TrendBucket[] = [];
   for (let start = floor(from, bucket); start <= to; start = next(start, bucket)) {
     if (out.length >= 366) throw limitExceeded(`more than 366 ${bucket} buckets: narrow from/to or use a larger bucket`);
