@@ -77,11 +77,11 @@ const envSchema = z.object({
   TRIBUTARY_WAIT_TIMEOUT_MS: positiveInt.default(30_000),
   /** /readyz answers 503 while the oldest stored event waiting for projection is older than this (0: lag never makes it unready). */
   TRIBUTARY_MAX_PROJECTION_LAG_MS: z.coerce.number().int().min(0).default(0),
-  /** Events per projection transaction (the background projector). */
   /** The ingestion spool's folder (default <TRIBUTARY_HOME>/spool): local disk, one per process. */
   TRIBUTARY_SPOOL_DIR: z.string().min(1).optional(),
   /** Unprojected spool size beyond which ingestion answers 503 until the projection catches up. */
   TRIBUTARY_SPOOL_MAX_MB: positiveInt.default(2048),
+  /** Events per projection transaction (the background projector), at most. */
   TRIBUTARY_PROJECTION_BATCH: positiveInt.max(5000).default(500),
   /** JSON text per projection transaction (the projector's and the Kafka worker's), at most; a larger event goes alone. */
   TRIBUTARY_PROJECTION_BATCH_BYTES: byteSize.default(16 * 1024 * 1024),
