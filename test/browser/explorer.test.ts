@@ -12,6 +12,7 @@ import { SqlParsePool } from '../../src/sql/parse-pool';
 import { startService, type TestService } from '../support/app';
 import { shapesColdAfterWarmUp } from '../support/warm-shapes';
 import { launchBrowser } from '../support/browser';
+import { backwardEdgesClearOfNodes, labelsApart } from '../support/canvas';
 import { docsOf, isAccepted, manifest, repoRoot } from '../support/corpus';
 import { crossEngine, type CrossEngine } from '../support/cross-engine';
 import { scratchDir } from '../support/scratch';
@@ -70,36 +71,6 @@ after(async () => {
 const shot = (name: string) => page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 const canvasReady = () => page.waitForSelector('[data-laid-out="true"] .react-flow__node');
 const labels = async () => page.locator('.react-flow__node .entity-label').allInnerTexts();
-
-/**
- * Waits for the canvas to place its edge labels, then asserts that no two drawn labels overlap and
- * none covers a node (boxes as the browser lays them out); returns the labels' texts.
- */
-interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  text: string;
-}
-async function labelsApart(): Promise<{ texts: string[]; left: number }> {
-  const status = page.getByTestId('edge-labels');
-  await page.waitForSelector('[data-testid="edge-labels"][data-placed="true"]', { state: 'attached' });
-  // Placement runs a frame after the last edge reports; let a second frame pass.
-  await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
-  // Runs in the page (a string: the test build has no DOM types).
-  const boxes = (await page.evaluate(`(() => {
-    const rect = (e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height, text: e.innerText }; };
-    return { labels: [...document.querySelectorAll('.edge-label')].map(rect), nodes: [...document.querySelectorAll('.react-flow__node')].map(rect) };
-  })()`)) as { labels: Box[]; nodes: Box[] };
-  const hit = (a: Box, b: Box) =>
-    a.x < b.x + b.w - 0.5 && b.x < a.x + a.w - 0.5 && a.y < b.y + b.h - 0.5 && b.y < a.y + a.h - 0.5;
-  boxes.labels.forEach((l, i) => {
-    for (const m of boxes.labels.slice(i + 1)) assert.ok(!hit(l, m), `labels "${l.text}" and "${m.text}" overlap: ${JSON.stringify([l, m])}`);
-    for (const n of boxes.nodes) assert.ok(!hit(l, n), `label "${l.text}" covers a node: ${JSON.stringify([l, n.text.slice(0, 60)])}`);
-  });
-  return { texts: boxes.labels.map((l) => l.text), left: Number(await status.getAttribute('data-left')) };
-}
 
 describe('the explorer in a browser', () => {
   it('a newcomer finds a table by typing part of its name, with the keyboard only, and sees its lineage', async () => {
@@ -160,7 +131,7 @@ describe('the explorer in a browser', () => {
     await canvasReady();
     const fields = await page.locator('.entity-root .entity-fields li').allInnerTexts();
     assert.deepEqual(fields.map((f) => f.trim()).sort(), ['day', 'revenue']);
-    const edgeLabels = (await labelsApart()).texts;
+    const edgeLabels = (await labelsApart(page)).texts;
     assert.ok(edgeLabels.some((t) => /AGGREGATION|GROUP_BY|FILTER/.test(t)), `transformation labels: ${edgeLabels.join(' | ')}`);
     const url = page.url();
     const count = await page.getByTestId('node-count').innerText();
@@ -214,7 +185,7 @@ describe('the explorer in a browser', () => {
     await page.goto(`${svc.baseUrl}/trace?node=${encodeURIComponent(id)}&deps=all`);
     await page.getByTestId('hop-count').filter({ hasText: `${all.data.trace.hops.length} hops` }).waitFor();
     await canvasReady();
-    const { texts, left } = await labelsApart();
+    const { texts, left } = await labelsApart(page);
     // Every hop has an edge; each edge is either labelled in a free place or counted as left out.
     const edges = await page.locator('.react-flow__edge').count();
     assert.ok(texts.length >= 2, `labels drawn: ${texts.join(' | ')} (${left} left out)`);
@@ -224,9 +195,18 @@ describe('the explorer in a browser', () => {
     // The summary's column lineage, upstream: Spark's field edges and its INDIRECT dependencies.
     await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent(datasetId('file', summary))}&mode=column&up=4&down=2`);
     await canvasReady();
-    const column = await labelsApart();
+    const column = await labelsApart(page);
     assert.ok(column.texts.length >= 2, `labels drawn: ${column.texts.join(' | ')}`);
     await shot('column-lineage-labels');
+  });
+
+  it('draws an edge that runs backwards (a job reading the table it writes) around its nodes, not through them', async () => {
+    // The corpus's Marquez event: myjob.mytask reads and writes instance.schema.table.
+    await page.goto(`${svc.baseUrl}/lineage?node=${encodeURIComponent(datasetId('my-datasource-namespace', 'instance.schema.table'))}`);
+    await canvasReady();
+    await labelsApart(page);
+    assert.ok((await backwardEdgesClearOfNodes(page)) >= 1, 'the read edge runs backwards');
+    await shot('backward-edge');
   });
 
   it('blast radius: totals, groups by distance and the last run state, as the API counts them', async () => {

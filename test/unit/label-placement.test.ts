@@ -5,7 +5,7 @@ import { loadWebModule } from '../support/web-module';
 /** web/src/components/label-placement.ts (its types only are imported: the code is loaded on the fly). */
 type Placement = typeof import('../../web/src/components/label-placement');
 type LabelRequest = import('../../web/src/components/label-placement').LabelRequest;
-const { bezierPoint, fitText, placeLabels } = loadWebModule<Placement>('components/label-placement.ts');
+const { bezierPoint, fitText, loopLevel, loopPath, placeLabels, runsBackwards, LOOP_GAP } = loadWebModule<Placement>('components/label-placement.ts');
 
 const overlaps = (p: { x: number; y: number; width: number; height: number }, q: typeof p) =>
   p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
@@ -46,6 +46,38 @@ describe('edge label placement', () => {
     ];
     assert.deepEqual([...placeLabels(labels, [])], [...placeLabels(labels, [])]);
     assert.notEqual(placeLabels(labels, []).get('b'), null, 'the second label slides along its curve');
+  });
+
+  it('routes an edge that runs backwards around the nodes its loop passes, below unless above is nearer', () => {
+    // A job (left) writes a table (right) and reads it back: the read edge leaves the table's right
+    // side and enters the job's left side, both handles at y = 25 of 50-high nodes.
+    const job = { x: 0, y: 0, width: 250, height: 50 };
+    const table = { x: 360, y: 0, width: 250, height: 50 };
+    assert.ok(runsBackwards(610, 0) && !runsBackwards(250, 360));
+    assert.equal(loopLevel(610, 25, 0, 25, [job, table]), 50 + LOOP_GAP, 'just below both nodes');
+    // A node 24 px below the table (the layout's gap): the loop fits between them, in the middle.
+    const under = { x: 360, y: 74, width: 250, height: 50 };
+    assert.equal(loopLevel(610, 25, 0, 25, [job, table, under]), 50 + LOOP_GAP);
+    // A node 10 px below: no room, so the loop goes above, the nearer side now.
+    const close = { x: 360, y: 60, width: 250, height: 300 };
+    assert.equal(loopLevel(610, 25, 0, 25, [job, table, close]), -LOOP_GAP);
+    // Nodes outside the loop's horizontal reach do not move it.
+    const far = { x: 2000, y: 55, width: 250, height: 50 };
+    assert.equal(loopLevel(610, 25, 0, 25, [job, table, far]), 50 + LOOP_GAP);
+    // The path starts and ends at the handles and runs along the level it was given.
+    assert.match(loopPath(610, 25, 0, 25, 62), /^M 610,25 C .* L 0,62 C .* 0,25$/);
+  });
+
+  it('puts the label of a backward edge on its loop, clear of the nodes', () => {
+    const nodes = [
+      { x: 0, y: 0, width: 250, height: 50 },
+      { x: 360, y: 0, width: 250, height: 50 },
+    ];
+    const loopY = loopLevel(610, 25, 0, 25, nodes);
+    const at = placeLabels([{ id: 'read', sx: 610, sy: 25, tx: 0, ty: 25, loopY, width: 80, height: 15 }], nodes).get('read');
+    assert.ok(at, 'placed');
+    assert.equal(at.y, loopY);
+    assert.ok(at.x > 0 && at.x < 610);
   });
 
   it('fits a label into the room it has, with an ellipsis', () => {

@@ -1,12 +1,14 @@
 import { BaseEdge, EdgeLabelRenderer, getBezierPath, useStore, type EdgeProps } from '@xyflow/react';
 import { createContext, memo, useContext, useLayoutEffect, useSyncExternalStore } from 'react';
-import { fitText, placeLabels, type PlacedLabel, type Rect } from './label-placement';
+import { fitText, loopLevel, loopPath, placeLabels, runsBackwards, type PlacedLabel, type Rect } from './label-placement';
 
 /**
  * Edge labels that never overlap each other or a node: every labelled edge reports where React
  * Flow draws it, the store places all labels at once (label-placement.ts) one frame later, and
  * each edge draws its label where it was placed, or none when its curve has no free place (its
- * title, shown on hover, still says it). The canvas says how many labels it left out.
+ * title, shown on hover, still says it). The canvas says how many labels it left out. An edge that
+ * runs backwards (a cycle) is drawn as a loop around the nodes (label-placement.ts loopLevel), at a
+ * level the store chooses with the same nodes' boxes.
  */
 
 export interface LabelledEdgeData extends Record<string, unknown> {
@@ -34,8 +36,6 @@ export interface ShownLabel extends PlacedLabel {
 const FONT = '10px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const PAD_X = 4;
 const HEIGHT = 15;
-/** Labels of backward edges (no gap between the ends) get at most this width. */
-const BACKWARD_MAX = 120;
 
 let ctx: CanvasRenderingContext2D | null | undefined;
 function measure(text: string): number {
@@ -50,6 +50,7 @@ function measure(text: string): number {
 export class LabelStore {
   private readonly geometry = new Map<string, Geometry>();
   private shown = new Map<string, ShownLabel | null>();
+  private loops = new Map<string, number>();
   private obstacles: Rect[] = [];
   private readonly listeners = new Set<() => void>();
   private frame = 0;
@@ -77,6 +78,8 @@ export class LabelStore {
   };
 
   labelOf = (id: string): ShownLabel | null => this.shown.get(id) ?? null;
+  /** The level of a backward edge's loop, once placed. */
+  loopOf = (id: string): number | null => this.loops.get(id) ?? null;
   statusOf = () => this.status;
 
   private schedule(): void {
@@ -88,13 +91,17 @@ export class LabelStore {
   }
 
   private place(): void {
+    const loops = new Map<string, number>();
+    for (const [id, g] of this.geometry) if (runsBackwards(g.sx, g.tx)) loops.set(id, loopLevel(g.sx, g.sy, g.tx, g.ty, this.obstacles));
+    this.loops = loops;
     const entries = [...this.geometry.entries()].filter(([, g]) => g.text).sort(([a, g], [b, h]) => g.priority - h.priority || (a < b ? -1 : a > b ? 1 : 0));
     const texts = new Map<string, { text: string; truncated: boolean }>();
     const requests = entries.map(([id, g]) => {
-      const max = (g.tx > g.sx ? g.tx - g.sx - 16 : BACKWARD_MAX) - 2 * PAD_X;
+      // The room between the ends: forwards the gap between the nodes, backwards the loop's level stretch.
+      const max = Math.abs(g.tx - g.sx) - 16 - 2 * PAD_X;
       const text = fitText(g.text, Math.max(0, max), measure);
       texts.set(id, { text, truncated: text !== g.text });
-      return { id, sx: g.sx, sy: g.sy, tx: g.tx, ty: g.ty, width: measure(text) + 2 * PAD_X, height: HEIGHT };
+      return { id, sx: g.sx, sy: g.sy, tx: g.tx, ty: g.ty, loopY: loops.get(id), width: measure(text) + 2 * PAD_X, height: HEIGHT };
     });
     const at = placeLabels(
       requests.filter((r) => texts.get(r.id)!.text !== ''),
@@ -154,7 +161,11 @@ export function LabelStatus() {
 export const LabelledEdge = memo(function LabelledEdge(props: EdgeProps & { data?: LabelledEdgeData }) {
   const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, style, markerEnd, data } = props;
   const store = useContext(LabelContext);
-  const [path] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  const loopY = useSyncExternalStore(store?.subscribe ?? noSubscribe, () => store?.loopOf(id) ?? null);
+  const path =
+    loopY !== null && runsBackwards(sourceX, targetX)
+      ? loopPath(sourceX, sourceY, targetX, targetY, loopY)
+      : getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition })[0];
   const text = data?.text ?? '';
   const priority = data?.priority ?? 9;
   useLayoutEffect(() => {
