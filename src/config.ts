@@ -51,6 +51,8 @@ const envSchema = z.object({
    * the next: a start's warm-up costs less CPU; src/graph/embedded/aot-cache.ts); `off` never.
    */
   TRIBUTARY_NEO4J_AOT_CACHE: z.enum(['auto', 'off']).default('auto'),
+  /** Embedded default: the JVM's garbage collector, `g1` (Neo4j's default) or `parallel` (less CPU, stop-the-world pauses; bench/README). */
+  TRIBUTARY_NEO4J_GC: z.enum(['g1', 'parallel']).default('g1'),
   /** Where those caches are kept; unset: `<TRIBUTARY_HOME>/neo4j/aot`. One directory may serve several homes. */
   TRIBUTARY_NEO4J_AOT_DIR: z.string().min(1).optional(),
   /** Java ≥ 17 to run the embedded Neo4j; defaults to $JAVA_HOME/bin/java, then `java` on PATH. */
@@ -252,6 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       searchPath: e.PATH,
       refresherReplans: planRefreshS > 0,
       aotCache: e.TRIBUTARY_NEO4J_AOT_CACHE,
+      gc: e.TRIBUTARY_NEO4J_GC,
       aotDir: e.TRIBUTARY_NEO4J_AOT_DIR ? path.resolve(e.TRIBUTARY_NEO4J_AOT_DIR) : undefined,
     },
     ingest: {

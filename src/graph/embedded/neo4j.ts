@@ -16,9 +16,8 @@ import { neo4jMemory, pageCacheNote } from './sizing';
  * cleanly (SIGTERM → Neo4j's own shutdown, so the next start needs no recovery).
  */
 
-/** JVM flags Neo4j's own launcher passes on Java 17+ (neo4j.conf `server.jvm.additional`). */
+/** JVM flags Neo4j's own launcher passes on Java 17+ (neo4j.conf `server.jvm.additional`), its collector apart (GC_FLAGS). */
 const JVM_FLAGS = [
-  '-XX:+UseG1GC',
   '-XX:-OmitStackTraceInFastThrow',
   '-XX:+UnlockExperimentalVMOptions',
   '-XX:+TrustFinalNonStaticFields',
@@ -33,6 +32,9 @@ const JVM_FLAGS = [
   '--add-opens=java.base/java.lang=ALL-UNNAMED',
   '--add-opens=java.base/java.util=ALL-UNNAMED',
 ];
+
+/** The collector's flag by `TRIBUTARY_NEO4J_GC`; G1 is what Neo4j's launcher passes. */
+const GC_FLAGS = { g1: '-XX:+UseG1GC', parallel: '-XX:+UseParallelGC' } as const;
 
 const READY = /^TRIBUTARY_NEO4J_READY (\S+)/m;
 
@@ -95,6 +97,7 @@ export async function startEmbeddedNeo4j(
     `-Xmx${memory.heap}`,
     `-Dtributary.pagecache=${memory.pageCache}`,
     ...(settings.refresherReplans ? ['-Dtributary.replan=refresher'] : []),
+    GC_FLAGS[settings.gc ?? 'g1'],
     ...JVM_FLAGS,
   ];
   const aot = aotPlan(settings, prov, jvmArgs, home, log);
@@ -112,7 +115,7 @@ export async function startEmbeddedNeo4j(
   const uri = await waitForReady(child, exited, startTimeoutMs, stderrLog);
   const store = directoryBytes(path.join(home, 'data', 'databases'));
   const aotCache = aotCacheState(aot, log);
-  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid, heap: memory.heap, pageCache: memory.pageCache, sizedBy: memory.source, storeBytes: store, aotCache });
+  log.info('embedded Neo4j ready', { uri, home, startupMs: Date.now() - started, pid: child.pid, heap: memory.heap, pageCache: memory.pageCache, gc: settings.gc ?? 'g1', sizedBy: memory.source, storeBytes: store, aotCache });
   const note = pageCacheNote(store, memory.pageCache);
   if (note) log.info(note);
   let stopping: Promise<void> | null = null;
